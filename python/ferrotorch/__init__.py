@@ -1,0 +1,119 @@
+"""ferrotorch: PyTorch's API on a Rust core.
+
+>>> import ferrotorch as torch
+>>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+>>> (x * x).sum().backward()
+>>> x.grad
+tensor([2., 4., 6.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from ._core import (
+    Tensor,
+    arange,
+    bfloat16,
+    bool,
+    device,
+    double,
+    dtype,
+    empty,
+    empty_like,
+    eye,
+    float,
+    float16,
+    float32,
+    float64,
+    full,
+    full_like,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    linspace,
+    logspace,
+    long,
+    ones,
+    ones_like,
+    set_default_dtype,
+    short,
+    tensor,
+    uint8,
+    zeros,
+    zeros_like,
+)
+from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ._size import Size
+from ._tensor_str import tensor_repr as _tensor_repr
+
+_core._set_size_class(Size)
+
+__version__ = "0.1.0"
+
+
+class _Layout:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+strided = _Layout("strided")
+contiguous_format = "contiguous_format"
+preserve_format = "preserve_format"
+
+# Python-level methods of Tensor that are not hot paths.
+Tensor.__repr__ = _tensor_repr  # type: ignore[method-assign]
+Tensor.__str__ = _tensor_repr  # type: ignore[method-assign]
+Tensor.get_device = Tensor._device_index  # type: ignore[attr-defined]
+
+
+def _iter(self: Tensor) -> Any:
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(self.unbind(0))
+
+
+Tensor.__iter__ = _iter  # type: ignore[method-assign]
+
+# Functions that are methods with the tensor first: `torch.exp(x)` is `Tensor.exp(x)`.
+_METHOD_FUNCTIONS = """
+add sub subtract mul multiply div divide true_divide floor_divide remainder pow float_power
+maximum minimum atan2 arctan2 bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift
+bitwise_right_shift eq ne lt le gt ge less greater less_equal greater_equal not_equal
+logical_and logical_or logical_xor logical_not neg negative abs absolute sign relu floor ceil
+trunc fix frac exp exp2 expm1 log log2 log10 log1p sqrt rsqrt sin cos tan asin arcsin acos
+arccos atan arctan sinh cosh tanh sigmoid erf erfinv reciprocal matmul mm bmm mv dot inner
+outer ger sum mean prod amax amin argmax argmin all any cumsum cumprod reshape flatten ravel
+unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select diagonal unbind
+split chunk flip gather index_select numel is_floating_point is_complex clone detach
+""".split()
+
+for _name in _METHOD_FUNCTIONS:
+    if hasattr(Tensor, _name):
+        globals()[_name] = getattr(Tensor, _name)
+del _name
+
+
+def is_tensor(obj: Any) -> bool:
+    """True if ``obj`` is a ferrotorch tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """True if the tensor's dtype is a floating point type."""
+    return input.dtype.is_floating_point
+
+
+from . import autograd, utils  # noqa: E402
+
+__all__ = [n for n in dir() if not n.startswith("_")]

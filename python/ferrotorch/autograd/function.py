@@ -1,0 +1,119 @@
+"""Custom differentiable functions: subclass ``Function`` with static ``forward`` and
+``backward``, and call ``apply``."""
+
+from __future__ import annotations
+
+from typing import Any, Tuple
+
+from .. import _core
+from .._grad_mode import no_grad
+
+Tensor = _core.Tensor
+
+
+class FunctionCtx:
+    """The ``ctx`` object handed to ``forward`` and ``backward``."""
+
+    def __init__(self) -> None:
+        self._saved: Tuple[Any, ...] = ()
+        self._saved_versions: Tuple[int, ...] = ()
+        self.needs_input_grad: Tuple[bool, ...] = ()
+        self._non_differentiable: list = []
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keeps tensors for ``backward``; modifying them in place afterwards is an error."""
+        self._saved = tensors
+        self._saved_versions = tuple(t._version if isinstance(t, Tensor) else 0 for t in tensors)
+
+    @property
+    def saved_tensors(self) -> Tuple[Any, ...]:
+        for t, v in zip(self._saved, self._saved_versions):
+            if isinstance(t, Tensor) and t._version != v:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by an "
+                    f"inplace operation: [torch.{t.type().split('.')[-1]} {list(t.shape)}] is at "
+                    f"version {t._version}; expected version {v} instead."
+                )
+        return self._saved
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        """Declares outputs that get no gradient (indices, masks)."""
+        self._non_differentiable.extend(tensors)
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Accepted for compatibility: in-place outputs are handled like new outputs."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = value
+
+
+class Function:
+    """Base class of custom autograd operations.
+
+    >>> import ferrotorch as torch
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * g
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> Square.apply(x).backward()
+    >>> x.grad
+    tensor(6.)
+    """
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement the backward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: FunctionCtx, inputs: Any, output: Any) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        uses_setup = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if uses_setup:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else tuple(outputs)
+        positions = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
+        tensor_outs = [outs[i] for i in positions]
+        nondiff = [any(o is n for n in ctx._non_differentiable) for o in tensor_outs]
+
+        def run_backward(*grads: Any) -> Any:
+            full = list(grads)
+            if len(positions) != len(outs):
+                full = [None] * len(outs)
+                for p, g in zip(positions, grads):
+                    full[p] = g
+            result = cls.backward(ctx, *full)
+            if not isinstance(result, tuple):
+                result = (result,)
+            if len(result) < len(args):
+                raise RuntimeError(
+                    f"function {cls.__name__}Backward returned an incorrect number of gradients "
+                    f"(expected {len(args)}, got {len(result)})"
+                )
+            return tuple(result[: len(args)])
+
+        wrapped = _core._function_node(f"{cls.__name__}Backward", list(args), tensor_outs, run_backward, nondiff)
+        outs_list = list(outs)
+        for p, w in zip(positions, wrapped):
+            outs_list[p] = w
+        return outs_list[0] if single else tuple(outs_list)

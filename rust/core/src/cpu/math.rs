@@ -1,0 +1,374 @@
+//! Scalar arithmetic shared by the kernels, written once for the compute types
+//! (f32, f64 and i64; narrower types are computed in one of these).
+
+use crate::Element;
+
+/// Arithmetic every compute type supports.
+pub trait Num: Element + Copy + Send + Sync + PartialOrd {
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    /// Python's `//` (floor division).
+    fn floor_div(self, o: Self) -> Self;
+    /// Python's `%` (sign of the divisor).
+    fn rem_py(self, o: Self) -> Self;
+    fn pow(self, o: Self) -> Self;
+    fn zero() -> Self;
+    fn one() -> Self;
+    fn is_nan(self) -> bool;
+    /// Maximum that propagates NaN, as torch.maximum does.
+    fn max_nan(self, o: Self) -> Self {
+        if self.is_nan() || o.is_nan() {
+            if self.is_nan() {
+                self
+            } else {
+                o
+            }
+        } else if self >= o {
+            self
+        } else {
+            o
+        }
+    }
+    fn min_nan(self, o: Self) -> Self {
+        if self.is_nan() || o.is_nan() {
+            if self.is_nan() {
+                self
+            } else {
+                o
+            }
+        } else if self <= o {
+            self
+        } else {
+            o
+        }
+    }
+}
+
+impl Num for i64 {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        self.wrapping_mul(o)
+    }
+    #[inline(always)]
+    fn floor_div(self, o: Self) -> Self {
+        if o == 0 {
+            return 0; // callers reject zero divisors before the loop
+        }
+        let q = self.wrapping_div(o);
+        if (self % o != 0) && ((self < 0) != (o < 0)) {
+            q - 1
+        } else {
+            q
+        }
+    }
+    #[inline(always)]
+    fn rem_py(self, o: Self) -> Self {
+        if o == 0 {
+            return 0;
+        }
+        let r = self.wrapping_rem(o);
+        if r != 0 && ((r < 0) != (o < 0)) {
+            r + o
+        } else {
+            r
+        }
+    }
+    #[inline(always)]
+    fn pow(self, o: Self) -> Self {
+        if o < 0 {
+            return match self {
+                1 => 1,
+                -1 => {
+                    if o % 2 == 0 {
+                        1
+                    } else {
+                        -1
+                    }
+                }
+                _ => 0,
+            };
+        }
+        self.wrapping_pow(o.min(u32::MAX as i64) as u32)
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        false
+    }
+}
+
+/// Transcendental and rounding functions of the float compute types.
+pub trait Float:
+    Num
+    + std::ops::Neg<Output = Self>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    fn from_f64c(v: f64) -> Self;
+    fn exp(self) -> Self;
+    fn exp2(self) -> Self;
+    fn exp_m1(self) -> Self;
+    fn ln(self) -> Self;
+    fn log2(self) -> Self;
+    fn log10(self) -> Self;
+    fn ln_1p(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn asin(self) -> Self;
+    fn acos(self) -> Self;
+    fn atan(self) -> Self;
+    fn atan2(self, o: Self) -> Self;
+    fn sinh(self) -> Self;
+    fn cosh(self) -> Self;
+    fn tanh(self) -> Self;
+    fn erf(self) -> Self;
+    fn erfinv(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn round_even(self) -> Self;
+    fn trunc(self) -> Self;
+    fn abs(self) -> Self;
+    fn is_inf(self) -> bool;
+    fn is_finite(self) -> bool;
+    fn max_value() -> Self;
+    fn min_value() -> Self;
+}
+
+/// Inverse error function: a Giles-style first guess refined by Newton steps on erf.
+fn erfinv_f64(y: f64) -> f64 {
+    if y.is_nan() || !(-1.0..=1.0).contains(&y) {
+        return f64::NAN;
+    }
+    if y == 1.0 {
+        return f64::INFINITY;
+    }
+    if y == -1.0 {
+        return f64::NEG_INFINITY;
+    }
+    let w = -((1.0 - y) * (1.0 + y)).ln();
+    let mut x = if w < 5.0 {
+        let w = w - 2.5;
+        let mut p = 2.810_226_36e-08;
+        for c in [3.432_739_39e-07, -3.523_387_7e-06, -4.391_506_54e-06, 0.000_218_580_87, -0.001_253_725_03, -0.004_177_681_64, 0.246_640_727, 1.501_409_41] {
+            p = c + p * w;
+        }
+        p * y
+    } else {
+        let w = w.sqrt() - 3.0;
+        let mut p = -0.000_200_214_257;
+        for c in [0.000_100_950_558, 0.001_349_343_22, -0.003_673_428_44, 0.005_739_507_73, -0.007_622_461_3, 0.009_438_870_47, 1.001_674_06, 2.832_976_82] {
+            p = c + p * w;
+        }
+        p * y
+    };
+    let k = 2.0 / std::f64::consts::PI.sqrt();
+    for _ in 0..3 {
+        let err = libm::erf(x) - y;
+        x -= err / (k * (-x * x).exp());
+    }
+    x
+}
+
+macro_rules! float_impl {
+    ($t:ty, $erf:path) => {
+        impl Num for $t {
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self {
+                self - o
+            }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                self * o
+            }
+            #[inline(always)]
+            fn floor_div(self, o: Self) -> Self {
+                (self / o).floor()
+            }
+            #[inline(always)]
+            fn rem_py(self, o: Self) -> Self {
+                let r = self % o;
+                if r != 0.0 && ((r < 0.0) != (o < 0.0)) {
+                    r + o
+                } else {
+                    r
+                }
+            }
+            #[inline(always)]
+            fn pow(self, o: Self) -> Self {
+                self.powf(o)
+            }
+            fn zero() -> Self {
+                0.0
+            }
+            fn one() -> Self {
+                1.0
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+        }
+        impl Float for $t {
+            #[inline(always)]
+            fn from_f64c(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn exp(self) -> Self {
+                <$t>::exp(self)
+            }
+            #[inline(always)]
+            fn exp2(self) -> Self {
+                <$t>::exp2(self)
+            }
+            #[inline(always)]
+            fn exp_m1(self) -> Self {
+                <$t>::exp_m1(self)
+            }
+            #[inline(always)]
+            fn ln(self) -> Self {
+                <$t>::ln(self)
+            }
+            #[inline(always)]
+            fn log2(self) -> Self {
+                <$t>::log2(self)
+            }
+            #[inline(always)]
+            fn log10(self) -> Self {
+                <$t>::log10(self)
+            }
+            #[inline(always)]
+            fn ln_1p(self) -> Self {
+                <$t>::ln_1p(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            #[inline(always)]
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            #[inline(always)]
+            fn tan(self) -> Self {
+                <$t>::tan(self)
+            }
+            #[inline(always)]
+            fn asin(self) -> Self {
+                <$t>::asin(self)
+            }
+            #[inline(always)]
+            fn acos(self) -> Self {
+                <$t>::acos(self)
+            }
+            #[inline(always)]
+            fn atan(self) -> Self {
+                <$t>::atan(self)
+            }
+            #[inline(always)]
+            fn atan2(self, o: Self) -> Self {
+                <$t>::atan2(self, o)
+            }
+            #[inline(always)]
+            fn sinh(self) -> Self {
+                <$t>::sinh(self)
+            }
+            #[inline(always)]
+            fn cosh(self) -> Self {
+                <$t>::cosh(self)
+            }
+            #[inline(always)]
+            fn tanh(self) -> Self {
+                <$t>::tanh(self)
+            }
+            #[inline(always)]
+            fn erf(self) -> Self {
+                $erf(self)
+            }
+            fn erfinv(self) -> Self {
+                erfinv_f64(self as f64) as $t
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            #[inline(always)]
+            fn round_even(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                <$t>::trunc(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn is_inf(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            fn max_value() -> Self {
+                <$t>::MAX
+            }
+            fn min_value() -> Self {
+                <$t>::MIN
+            }
+        }
+    };
+}
+float_impl!(f32, libm::erff);
+float_impl!(f64, libm::erf);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn python_division_semantics() {
+        assert_eq!((-7i64).floor_div(2), -4);
+        assert_eq!((-7i64).rem_py(2), 1);
+        assert_eq!(7i64.rem_py(-2), -1);
+        assert_eq!((-7.0f64).rem_py(2.0), 1.0);
+    }
+    #[test]
+    fn erfinv_inverts_erf() {
+        for &x in &[-0.99, -0.5, 0.0, 0.3, 0.9, 0.999999] {
+            let y: f64 = Float::erfinv(x);
+            assert!((libm::erf(y) - x).abs() < 1e-15, "{x}");
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! CPU kernels: scalar math traits and parallel loops over contiguous buffers.
+
+pub mod math;
+pub mod parallel;

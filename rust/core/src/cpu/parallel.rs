@@ -1,0 +1,88 @@
+//! Element loops that go parallel (rayon) only above a size where threads pay for themselves.
+
+use rayon::prelude::*;
+
+/// Below this many elements a loop stays on the calling thread.
+pub const PAR_THRESHOLD: usize = 1 << 15;
+const CHUNK: usize = 1 << 13;
+
+/// One input of an elementwise loop: a buffer of the output's length, or one broadcast value.
+#[derive(Copy, Clone)]
+pub enum Src<'a, T> {
+    Slice(&'a [T]),
+    Scalar(T),
+}
+
+impl<T: Copy> Src<'_, T> {
+    #[inline(always)]
+    fn at(&self, i: usize) -> T {
+        match self {
+            Src::Slice(s) => s[i],
+            Src::Scalar(v) => *v,
+        }
+    }
+    fn sub(&self, start: usize, len: usize) -> Self {
+        match self {
+            Src::Slice(s) => Src::Slice(&s[start..start + len]),
+            Src::Scalar(v) => Src::Scalar(*v),
+        }
+    }
+}
+
+/// `out[i] = f(a[i])`.
+pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
+    if out.len() >= PAR_THRESHOLD {
+        out.par_chunks_mut(CHUNK).zip(a.par_chunks(CHUNK)).for_each(|(o, a)| {
+            for (o, &a) in o.iter_mut().zip(a) {
+                *o = f(a);
+            }
+        });
+    } else {
+        for (o, &a) in out.iter_mut().zip(a) {
+            *o = f(a);
+        }
+    }
+}
+
+fn zip_serial<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl Fn(A, B) -> O) {
+    // Specialized arms let the compiler vectorize the common slice/slice and slice/scalar cases.
+    match (a, b) {
+        (Src::Slice(a), Src::Slice(b)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Slice(a), Src::Scalar(y)) => {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Scalar(x), Src::Slice(b)) => {
+            for (o, &y) in out.iter_mut().zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (a, b) => {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = f(a.at(i), b.at(i));
+            }
+        }
+    }
+}
+
+/// `out[i] = f(a[i], b[i])` with either side possibly a broadcast scalar.
+pub fn zip<A: Copy + Sync, B: Copy + Sync, O: Send>(
+    a: Src<A>,
+    b: Src<B>,
+    out: &mut [O],
+    f: impl Fn(A, B) -> O + Sync,
+) {
+    if out.len() >= PAR_THRESHOLD {
+        out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
+            let start = c * CHUNK;
+            zip_serial(a.sub(start, o.len()), b.sub(start, o.len()), o, &f);
+        });
+    } else {
+        zip_serial(a, b, out, &f);
+    }
+}

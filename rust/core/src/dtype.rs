@@ -1,0 +1,424 @@
+//! Element types, their promotion rules (PyTorch's), and the per-type element trait.
+
+use half::{bf16, f16};
+use std::fmt::Debug;
+
+/// The element type of a tensor.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F32,
+    F64,
+    F16,
+    BF16,
+    I64,
+    I32,
+    I16,
+    I8,
+    U8,
+    Bool,
+}
+
+/// Coarse kind used by type promotion: bool < integer < floating point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Bool,
+    Int,
+    Float,
+}
+
+impl DType {
+    pub const ALL: [DType; 10] = [
+        DType::F32,
+        DType::F64,
+        DType::F16,
+        DType::BF16,
+        DType::I64,
+        DType::I32,
+        DType::I16,
+        DType::I8,
+        DType::U8,
+        DType::Bool,
+    ];
+
+    pub fn size(self) -> usize {
+        match self {
+            DType::F64 | DType::I64 => 8,
+            DType::F32 | DType::I32 => 4,
+            DType::F16 | DType::BF16 | DType::I16 => 2,
+            DType::I8 | DType::U8 | DType::Bool => 1,
+        }
+    }
+
+    pub fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::F32 | DType::F64 | DType::F16 | DType::BF16 => Category::Float,
+            _ => Category::Int,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        self.category() == Category::Float
+    }
+
+    /// PyTorch's name without the `torch.` prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::I64 => "int64",
+            DType::I32 => "int32",
+            DType::I16 => "int16",
+            DType::I8 => "int8",
+            DType::U8 => "uint8",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The legacy type name PyTorch prints in autograd errors (`torch.FloatTensor`).
+    pub fn legacy_name(self) -> &'static str {
+        match self {
+            DType::F32 => "FloatTensor",
+            DType::F64 => "DoubleTensor",
+            DType::F16 => "HalfTensor",
+            DType::BF16 => "BFloat16Tensor",
+            DType::I64 => "LongTensor",
+            DType::I32 => "IntTensor",
+            DType::I16 => "ShortTensor",
+            DType::I8 => "CharTensor",
+            DType::U8 => "ByteTensor",
+            DType::Bool => "BoolTensor",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DType> {
+        DType::ALL.iter().copied().find(|d| d.name() == name)
+    }
+
+    /// The float type an integer input is computed in by float-valued ops (exp, mean, ...).
+    pub fn to_float(self, default: DType) -> DType {
+        if self.is_float() {
+            self
+        } else {
+            default
+        }
+    }
+}
+
+fn int_rank(d: DType) -> (bool, usize) {
+    (d == DType::U8, d.size())
+}
+
+/// `torch.promote_types`.
+pub fn promote_types(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    match (a.category(), b.category()) {
+        (ca, cb) if ca != cb => {
+            if ca > cb {
+                a
+            } else {
+                b
+            }
+        }
+        (Category::Float, _) => match (a, b) {
+            (F16, BF16) | (BF16, F16) => F32,
+            _ => {
+                if a.size() >= b.size() {
+                    a
+                } else {
+                    b
+                }
+            }
+        },
+        (Category::Int, _) => {
+            let ((ua, sa), (ub, sb)) = (int_rank(a), int_rank(b));
+            if ua || ub {
+                // uint8 mixed with a signed type needs a signed type that holds 0..=255.
+                let other = if ua { sb } else { sa };
+                match other.max(2) {
+                    2 => I16,
+                    4 => I32,
+                    _ => I64,
+                }
+            } else if sa >= sb {
+                a
+            } else {
+                b
+            }
+        }
+        _ => a,
+    }
+}
+
+/// How an operand takes part in promotion: tensors with dimensions outrank 0-d tensors,
+/// which outrank Python scalars, unless a lower rank brings a higher category.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Dim(DType),
+    ZeroDim(DType),
+    Scalar(Category),
+}
+
+/// `torch.result_type` over a set of operands.
+pub fn result_type(ops: &[Operand], default_float: DType) -> DType {
+    let (mut dim, mut zero, mut scalar): (Option<DType>, Option<DType>, Option<Category>) =
+        (None, None, None);
+    for op in ops {
+        match *op {
+            Operand::Dim(d) => dim = Some(dim.map_or(d, |x| promote_types(x, d))),
+            Operand::ZeroDim(d) => zero = Some(zero.map_or(d, |x| promote_types(x, d))),
+            Operand::Scalar(c) => scalar = Some(scalar.map_or(c, |x| x.max(c))),
+        }
+    }
+    let mut out = dim;
+    if let Some(z) = zero {
+        out = match out {
+            Some(d) if d.category() >= z.category() => Some(d),
+            _ => Some(z),
+        };
+    }
+    if let Some(c) = scalar {
+        out = match out {
+            Some(d) if d.category() >= c => Some(d),
+            _ => Some(match c {
+                Category::Bool => DType::Bool,
+                Category::Int => DType::I64,
+                Category::Float => default_float,
+            }),
+        };
+    }
+    out.unwrap_or(default_float)
+}
+
+/// A Rust type that can be stored in a tensor.
+pub trait Element: Copy + Send + Sync + 'static + Debug + PartialOrd + Default {
+    const DTYPE: DType;
+    fn to_f64(self) -> f64;
+    fn from_f64(v: f64) -> Self;
+    fn to_i64(self) -> i64;
+    fn from_i64(v: i64) -> Self;
+}
+
+macro_rules! int_element {
+    ($t:ty, $d:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                // Float to int truncates toward zero, as C and PyTorch do; out of range saturates.
+                v as i64 as $t
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+int_element!(i64, I64);
+int_element!(i32, I32);
+int_element!(i16, I16);
+int_element!(i8, I8);
+int_element!(u8, U8);
+
+macro_rules! float_element {
+    ($t:ty, $d:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+float_element!(f32, F32);
+float_element!(f64, F64);
+
+macro_rules! half_element {
+    ($t:ty, $d:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self.to_f64()
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                <$t>::from_f64(v)
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self.to_f32() as i64
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                <$t>::from_f64(v as f64)
+            }
+        }
+    };
+}
+half_element!(f16, F16);
+half_element!(bf16, BF16);
+
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as u8 as f64
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v != 0.0
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v != 0
+    }
+}
+
+/// Runs `$body` with `$T` bound to the Rust type of `$dt`.
+#[macro_export]
+macro_rules! with_dtype {
+    ($dt:expr, $T:ident => $body:expr) => {
+        match $dt {
+            $crate::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::DType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::DType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            $crate::DType::I64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::DType::I32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+        }
+    };
+}
+
+/// A Python-style scalar: the value of `item()` and the right operand of `t + 2`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    pub fn category(self) -> Category {
+        match self {
+            Scalar::Bool(_) => Category::Bool,
+            Scalar::Int(_) => Category::Int,
+            Scalar::Float(_) => Category::Float,
+        }
+    }
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Scalar::Bool(b) => b as u8 as f64,
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+    pub fn to_i64(self) -> i64 {
+        match self {
+            Scalar::Bool(b) => b as i64,
+            Scalar::Int(i) => i,
+            Scalar::Float(f) => f as i64,
+        }
+    }
+    /// The value as an element of type `T` (ints keep full precision).
+    pub fn to_elem<T: Element>(self) -> T {
+        match self {
+            Scalar::Float(f) => T::from_f64(f),
+            _ if T::DTYPE.is_float() => T::from_f64(self.to_f64()),
+            _ => T::from_i64(self.to_i64()),
+        }
+    }
+    pub fn from_elem<T: Element>(v: T) -> Scalar {
+        match T::DTYPE.category() {
+            Category::Float => Scalar::Float(v.to_f64()),
+            Category::Int => Scalar::Int(v.to_i64()),
+            Category::Bool => Scalar::Bool(v.to_i64() != 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn promotion_matches_pytorch() {
+        use DType::*;
+        assert_eq!(promote_types(U8, I8), I16);
+        assert_eq!(promote_types(F16, BF16), F32);
+        assert_eq!(promote_types(I64, F16), F16);
+        assert_eq!(promote_types(Bool, I8), I8);
+        let r = result_type(&[Operand::Dim(I32), Operand::Scalar(Category::Float)], F32);
+        assert_eq!(r, F32);
+        let r = result_type(&[Operand::Dim(I32), Operand::ZeroDim(I64)], F32);
+        assert_eq!(r, I32);
+        let r = result_type(&[Operand::Dim(F16), Operand::Scalar(Category::Float)], F32);
+        assert_eq!(r, F16);
+        let r = result_type(&[Operand::Dim(I64), Operand::ZeroDim(F64)], F32);
+        assert_eq!(r, F64);
+    }
+}

@@ -1,0 +1,49 @@
+//! The one error type of the core. Each variant maps to the Python exception PyTorch raises.
+
+/// An error from a tensor operation; the message names the op and the shapes involved.
+#[derive(Debug, Clone, thiserror::Error, PartialEq)]
+pub enum Error {
+    /// Bad shapes, freed graphs, in-place conflicts: `RuntimeError` in Python.
+    #[error("{0}")]
+    Runtime(String),
+    /// An argument of the wrong kind (a float where an int tensor is needed): `TypeError`.
+    #[error("{0}")]
+    Type(String),
+    /// A value out of its domain (a negative size, an unknown option): `ValueError`.
+    #[error("{0}")]
+    Value(String),
+    /// An index or dimension out of range: `IndexError`.
+    #[error("{0}")]
+    Index(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn runtime(msg: impl Into<String>) -> Error {
+        Error::Runtime(msg.into())
+    }
+    pub fn type_error(msg: impl Into<String>) -> Error {
+        Error::Type(msg.into())
+    }
+    pub fn value(msg: impl Into<String>) -> Error {
+        Error::Value(msg.into())
+    }
+    pub fn index(msg: impl Into<String>) -> Error {
+        Error::Index(msg.into())
+    }
+}
+
+/// `[2, 3]` as PyTorch prints shapes in messages.
+pub fn fmt_shape(shape: &[usize]) -> String {
+    let parts: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Early-return helper: `bail!(Runtime, "op: ...")`.
+#[macro_export]
+macro_rules! bail {
+    ($kind:ident, $($arg:tt)*) => {
+        return Err($crate::Error::$kind(format!($($arg)*)))
+    };
+}

@@ -1,0 +1,30 @@
+//! # ferrotorch
+//!
+//! The Rust core of ferrotorch: refcounted tensor storage, CPU kernels and a define-by-run
+//! autograd engine. It has no Python in it and can be embedded in any Rust program.
+//!
+//! ```
+//! use ferrotorch::{Tensor, Scalar};
+//! let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]).unwrap();
+//! x.set_requires_grad(true).unwrap();
+//! let y = x.mul(&x).unwrap().sum_all().unwrap();
+//! ferrotorch::autograd::backward(&[y.clone()], &[Tensor::scalar(Scalar::Float(1.0), y.dtype())], false, false).unwrap();
+//! assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![2.0, 4.0, 6.0]);
+//! ```
+
+pub mod autograd;
+pub mod cpu;
+pub mod device;
+pub mod dtype;
+pub mod error;
+pub mod layout;
+pub mod ops;
+pub mod storage;
+pub mod tensor;
+
+pub use device::Device;
+pub use dtype::{DType, Element, Scalar};
+pub use error::{Error, Result};
+pub use layout::Layout;
+pub use storage::Storage;
+pub use tensor::Tensor;

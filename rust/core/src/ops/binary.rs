@@ -1,0 +1,371 @@
+//! Elementwise binary ops with broadcasting and type promotion, and their gradients.
+
+use crate::autograd::record;
+use crate::cpu::math::{Float, Num};
+use crate::cpu::parallel::{zip, Src};
+use crate::dtype::{result_type, Operand};
+use crate::layout::{broadcast_shapes, Layout};
+use crate::{bail, DType, Error, Result, Scalar, Tensor};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Rem,
+    Pow,
+    Maximum,
+    Minimum,
+    Atan2,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+use BinaryOp::*;
+
+impl BinaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Mul => "mul",
+            Div => "div",
+            FloorDiv => "floor_divide",
+            Rem => "remainder",
+            Pow => "pow",
+            Maximum => "maximum",
+            Minimum => "minimum",
+            Atan2 => "atan2",
+            BitAnd => "bitwise_and",
+            BitOr => "bitwise_or",
+            BitXor => "bitwise_xor",
+            Shl => "bitwise_left_shift",
+            Shr => "bitwise_right_shift",
+            Eq => "eq",
+            Ne => "ne",
+            Lt => "lt",
+            Le => "le",
+            Gt => "gt",
+            Ge => "ge",
+            LogicalAnd => "logical_and",
+            LogicalOr => "logical_or",
+            LogicalXor => "logical_xor",
+        }
+    }
+    fn is_compare(self) -> bool {
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor)
+    }
+    fn is_bitwise(self) -> bool {
+        matches!(self, BitAnd | BitOr | BitXor | Shl | Shr)
+    }
+}
+
+fn operand(t: &Tensor) -> Operand {
+    if t.ndim() == 0 {
+        Operand::ZeroDim(t.dtype())
+    } else {
+        Operand::Dim(t.dtype())
+    }
+}
+
+/// The dtype the kernel computes in for a common dtype: f32/f64 natively, half types in f32,
+/// integers and bools in i64 (cast back afterwards, which wraps like native arithmetic).
+fn compute_dtype(common: DType) -> DType {
+    match common {
+        DType::F32 | DType::F16 | DType::BF16 => DType::F32,
+        DType::F64 => DType::F64,
+        _ => DType::I64,
+    }
+}
+
+/// Presents `t` (already of the compute dtype) as a kernel input over `shape`.
+fn as_src(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if t.numel() == 1 || (t.shape() == shape && t.is_contiguous()) {
+        return Ok(t.clone());
+    }
+    let strides = t.layout().broadcast_strides("broadcast", shape)?;
+    Ok(t.alias(Layout { shape: shape.to_vec(), strides, offset: t.offset() }).contiguous_copy())
+}
+
+fn src_of<T: crate::Element>(t: &Tensor, n: usize) -> Src<'_, T> {
+    if t.numel() == 1 && n != 1 {
+        Src::Scalar(t.contiguous_data::<T>()[0])
+    } else {
+        Src::Slice(t.contiguous_slice::<T>())
+    }
+}
+
+fn arith<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [C]) {
+    match op {
+        Add => zip(a, b, out, |x, y| x.add(y)),
+        Sub => zip(a, b, out, |x, y| x.sub(y)),
+        Mul => zip(a, b, out, |x, y| x.mul(y)),
+        FloorDiv => zip(a, b, out, |x, y| x.floor_div(y)),
+        Rem => zip(a, b, out, |x, y| x.rem_py(y)),
+        Pow => zip(a, b, out, |x, y| x.pow(y)),
+        Maximum => zip(a, b, out, |x, y| x.max_nan(y)),
+        Minimum => zip(a, b, out, |x, y| x.min_nan(y)),
+        _ => unreachable!("not an arithmetic op"),
+    }
+}
+
+fn float_only<F: Float>(op: BinaryOp, a: Src<F>, b: Src<F>, out: &mut [F]) {
+    match op {
+        Div => zip(a, b, out, |x, y| x / y),
+        Atan2 => zip(a, b, out, |x, y| x.atan2(y)),
+        _ => arith(op, a, b, out),
+    }
+}
+
+fn bitwise(op: BinaryOp, a: Src<i64>, b: Src<i64>, out: &mut [i64]) {
+    match op {
+        BitAnd => zip(a, b, out, |x, y| x & y),
+        BitOr => zip(a, b, out, |x, y| x | y),
+        BitXor => zip(a, b, out, |x, y| x ^ y),
+        Shl => zip(a, b, out, |x, y| if (0..64).contains(&y) { x << y } else { 0 }),
+        Shr => zip(a, b, out, |x, y| if (0..64).contains(&y) { x >> y } else if x < 0 { -1 } else { 0 }),
+        _ => arith(op, a, b, out),
+    }
+}
+
+fn compare<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [bool]) {
+    let z = C::zero();
+    match op {
+        Eq => zip(a, b, out, |x, y| x == y),
+        Ne => zip(a, b, out, |x, y| x != y),
+        Lt => zip(a, b, out, |x, y| x < y),
+        Le => zip(a, b, out, |x, y| x <= y),
+        Gt => zip(a, b, out, |x, y| x > y),
+        Ge => zip(a, b, out, |x, y| x >= y),
+        LogicalAnd => zip(a, b, out, |x, y| x != z && y != z),
+        LogicalOr => zip(a, b, out, |x, y| x != z || y != z),
+        LogicalXor => zip(a, b, out, |x, y| (x != z) != (y != z)),
+        _ => unreachable!("not a comparison"),
+    }
+}
+
+/// Forward of a binary op, outside autograd.
+pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let name = op.name();
+    let shape = broadcast_shapes(name, a.shape(), b.shape())?;
+    let mut common = result_type(&[operand(a), operand(b)], DType::F32);
+    if op.is_bitwise() && common.is_float() {
+        bail!(Runtime, "\"{name}_cpu\" not implemented for '{}' (shapes {:?} and {:?})", common.name(), a.shape(), b.shape());
+    }
+    if op == Sub && common == DType::Bool {
+        bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    }
+    if matches!(op, Div | Atan2) && !common.is_float() {
+        common = DType::F32;
+    }
+    let cd = compute_dtype(common);
+    let a = as_src(&a.to_dtype_raw(cd), &shape)?;
+    let b = as_src(&b.to_dtype_raw(cd), &shape)?;
+    let n: usize = shape.iter().product();
+    if cd == DType::I64 && matches!(op, FloorDiv | Rem) && b.contiguous_slice::<i64>().contains(&0) {
+        bail!(Runtime, "{name}: ZeroDivisionError (integer division by zero)");
+    }
+    if cd == DType::I64 && op == Pow && common != DType::Bool && b.contiguous_slice::<i64>().iter().any(|&v| v < 0) {
+        bail!(Runtime, "pow: Integers to negative integer powers are not allowed.");
+    }
+    let out_dtype = if op.is_compare() { DType::Bool } else { cd };
+    let out = Tensor::zeros(&shape, out_dtype);
+    macro_rules! run {
+        ($C:ty, $f:ident) => {{
+            let (sa, sb) = (src_of::<$C>(&a, n), src_of::<$C>(&b, n));
+            if op.is_compare() {
+                compare::<$C>(op, sa, sb, unsafe { out.contiguous_slice_mut::<bool>() });
+            } else {
+                $f(op, sa, sb, unsafe { out.contiguous_slice_mut::<$C>() });
+            }
+        }};
+    }
+    match cd {
+        DType::F32 => run!(f32, float_only),
+        DType::F64 => run!(f64, float_only),
+        _ => run!(i64, bitwise),
+    }
+    Ok(if op.is_compare() { out } else { out.to_dtype_raw(common) })
+}
+
+impl Tensor {
+    /// Cast outside autograd (self when the dtype matches).
+    pub(crate) fn to_dtype_raw(&self, dtype: DType) -> Tensor {
+        if dtype == self.dtype() {
+            self.clone()
+        } else {
+            self.copy_as(dtype)
+        }
+    }
+
+    /// Sums a broadcast gradient back down to `shape`.
+    pub fn sum_to(&self, shape: &[usize]) -> Result<Tensor> {
+        if self.shape() == shape {
+            return Ok(self.clone());
+        }
+        let lead = self.ndim() - shape.len();
+        let mut dims: Vec<i64> = (0..lead as i64).collect();
+        for (i, &d) in shape.iter().enumerate() {
+            if d == 1 && self.shape()[lead + i] != 1 {
+                dims.push((lead + i) as i64);
+            }
+        }
+        let s = self.sum_dims(&dims, true)?;
+        s.reshape(&shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+    }
+
+    /// A binary op with broadcasting, promotion and autograd.
+    pub fn binary(&self, op: BinaryOp, other: &Tensor) -> Result<Tensor> {
+        let out = binary_forward(op, self, other)?;
+        if op.is_compare() || op.is_bitwise() || !out.dtype().is_float() {
+            return Ok(out);
+        }
+        let (sa, sb) = (self.shape().to_vec(), other.shape().to_vec());
+        let (da, db) = (self.dtype(), other.dtype());
+        // Each gradient is reduced to its input's shape and cast back to its dtype.
+        let fin = move |g: Option<Tensor>, shape: &[usize], dt: DType| -> Result<Option<Tensor>> {
+            match g {
+                Some(g) => Ok(Some(g.sum_to(shape)?.to_dtype(dt)?)),
+                None => Ok(None),
+            }
+        };
+        let name = match op {
+            Add => "AddBackward0",
+            Sub => "SubBackward0",
+            Mul => "MulBackward0",
+            Div => "DivBackward0",
+            Pow => "PowBackward1",
+            Maximum => "MaximumBackward0",
+            Minimum => "MinimumBackward0",
+            Atan2 => "Atan2Backward0",
+            Rem => "RemainderBackward0",
+            FloorDiv => "FloorDivideBackward0",
+            _ => "BinaryBackward0",
+        };
+        Ok(record(name, out, &[self, other], &[self, other], false, move |g, s| {
+            let (a, b) = (&s[0], &s[1]);
+            let (ga, gb) = match op {
+                Add => (Some(g.clone()), Some(g.clone())),
+                Sub => (Some(g.clone()), Some(g.neg()?)),
+                Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
+                Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
+                Pow => {
+                    let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
+                    let gb = if b.requires_grad() {
+                        // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
+                        let lg = a.log()?;
+                        let zero_base = a.eq_scalar(Scalar::Float(0.0))?;
+                        let lg = zero_base.where_(&Tensor::scalar(Scalar::Float(0.0), lg.dtype()), &lg)?;
+                        Some(g.mul(&a.pow(b)?)?.mul(&lg)?)
+                    } else {
+                        None
+                    };
+                    (Some(ga), gb)
+                }
+                Maximum | Minimum => {
+                    let cmp = if op == Maximum { Gt } else { Lt };
+                    let wa = binary_forward(cmp, a, b)?.to_dtype_raw(g.dtype());
+                    let tie = binary_forward(Eq, a, b)?.to_dtype_raw(g.dtype());
+                    let wa = wa.add(&tie.mul_scalar(Scalar::Float(0.5))?)?;
+                    let wb = wa.neg()?.add_scalar(Scalar::Float(1.0))?;
+                    (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
+                }
+                Atan2 => {
+                    let den = a.mul(a)?.add(&b.mul(b)?)?;
+                    (Some(g.mul(b)?.div(&den)?), Some(g.neg()?.mul(a)?.div(&den)?))
+                }
+                Rem => (Some(g.clone()), Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?)),
+                FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                _ => (None, None),
+            };
+            Ok(vec![fin(ga, &sa, da)?, fin(gb, &sb, db)?])
+        }))
+    }
+
+    /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.
+    pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
+        self.binary(op, &Tensor::scalar(s, dt))
+    }
+
+    /// A binary op with a Python scalar on the left (`2 - t`).
+    pub fn rbinary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
+        Tensor::scalar(s, dt).binary(op, self)
+    }
+
+    pub fn add(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Add, o)
+    }
+    pub fn sub(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Sub, o)
+    }
+    pub fn mul(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Mul, o)
+    }
+    pub fn div(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Div, o)
+    }
+    pub fn pow(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Pow, o)
+    }
+    pub fn maximum(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Maximum, o)
+    }
+    pub fn minimum(&self, o: &Tensor) -> Result<Tensor> {
+        self.binary(Minimum, o)
+    }
+    pub fn add_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Add, s)
+    }
+    pub fn sub_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Sub, s)
+    }
+    pub fn mul_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Mul, s)
+    }
+    pub fn div_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Div, s)
+    }
+    pub fn pow_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Pow, s)
+    }
+    pub fn eq_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Eq, s)
+    }
+    pub fn gt_scalar(&self, s: Scalar) -> Result<Tensor> {
+        self.binary_scalar(Gt, s)
+    }
+
+    /// `add_`: in place, with PyTorch's rule that the result must fit the tensor's dtype.
+    pub fn add_(&self, o: &Tensor) -> Result<()> {
+        self.apply_inplace("add_", &[o], |s| s.add(o))
+    }
+
+    /// In-place form of any binary op (`mul_`, `sub_`, ...).
+    pub fn binary_(&self, op: BinaryOp, o: &Tensor) -> Result<()> {
+        let name = format!("{}_", op.name());
+        self.apply_inplace(&name, &[o], |s| s.binary(op, o))
+    }
+
+    pub fn zeros_like(&self) -> Tensor {
+        Tensor::zeros(self.shape(), self.dtype())
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_error_is_used(_: Error) {}

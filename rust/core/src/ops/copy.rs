@@ -1,0 +1,131 @@
+//! Copies and casts: `contiguous`, `to(dtype)`, `clone`, `copy_`.
+
+use crate::autograd::record;
+use crate::layout::{for_each_offset, Layout};
+use crate::{with_dtype, DType, Element, Error, Result, Tensor};
+use rayon::prelude::*;
+
+/// Converts one element between dtypes; ints stay exact, floats truncate toward zero.
+#[inline(always)]
+pub fn convert<S: Element, D: Element>(v: S) -> D {
+    if D::DTYPE.is_float() || S::DTYPE.is_float() {
+        D::from_f64(v.to_f64())
+    } else {
+        D::from_i64(v.to_i64())
+    }
+}
+
+/// Writes the elements of `src` (any layout) into `dst` in row-major order, converting.
+fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
+    let span = src.layout().storage_span();
+    let s: &[S] = unsafe { src.storage().slice::<S>(0, span) };
+    if src.is_contiguous() {
+        let s = &s[src.offset()..src.offset() + dst.len()];
+        if S::DTYPE == D::DTYPE {
+            // Same type: a plain copy.
+            let s: &[D] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const D, s.len()) };
+            if dst.len() >= crate::cpu::parallel::PAR_THRESHOLD {
+                dst.par_chunks_mut(1 << 16).zip(s.par_chunks(1 << 16)).for_each(|(d, s)| d.copy_from_slice(s));
+            } else {
+                dst.copy_from_slice(s);
+            }
+        } else {
+            crate::cpu::parallel::map(s, dst, convert::<S, D>);
+        }
+        return;
+    }
+    let l = src.layout();
+    if l.ndim() >= 2 && dst.len() >= crate::cpu::parallel::PAR_THRESHOLD && l.shape[0] > 1 {
+        // Split the outermost dimension across threads.
+        let rows = l.shape[0];
+        let per = dst.len() / rows;
+        dst.par_chunks_mut(per).enumerate().for_each(|(r, d)| {
+            let mut i = 0;
+            for_each_offset(&l.shape[1..], &l.strides[1..], l.offset + r * l.strides[0], |o| {
+                d[i] = convert(s[o]);
+                i += 1;
+            });
+        });
+        return;
+    }
+    let mut i = 0;
+    for_each_offset(&l.shape, &l.strides, l.offset, |o| {
+        dst[i] = convert(s[o]);
+        i += 1;
+    });
+}
+
+impl Tensor {
+    /// A fresh contiguous copy with the given dtype, outside autograd.
+    pub fn copy_as(&self, dtype: DType) -> Tensor {
+        let out = Tensor::zeros(self.shape(), dtype);
+        with_dtype!(self.dtype(), S => with_dtype!(dtype, D => {
+            let dst = unsafe { out.contiguous_slice_mut::<D>() };
+            gather_into::<S, D>(self, dst);
+        }));
+        out
+    }
+
+    /// A fresh contiguous copy, outside autograd.
+    pub fn contiguous_copy(&self) -> Tensor {
+        self.copy_as(self.dtype())
+    }
+
+    /// `Tensor.to(dtype)`: self when the dtype already matches.
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        if dtype == self.dtype() {
+            return Ok(self.clone());
+        }
+        if self.requires_grad() && !dtype.is_float() {
+            // The result simply does not require grad, as in PyTorch.
+            return Ok(self.copy_as(dtype));
+        }
+        let src = self.dtype();
+        let out = self.copy_as(dtype);
+        Ok(record("ToCopyBackward0", out, &[self], &[], false, move |g, _| Ok(vec![Some(g.to_dtype(src)?)])))
+    }
+
+    /// `clone()`: a contiguous copy that stays in the graph.
+    pub fn clone_tensor(&self) -> Tensor {
+        let out = self.contiguous_copy();
+        record("CloneBackward0", out, &[self], &[], false, |g, _| Ok(vec![Some(g.clone())]))
+    }
+
+    /// `contiguous()`: self when already contiguous, else a copy that stays in the graph.
+    pub fn contiguous(&self) -> Tensor {
+        if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.clone_tensor()
+        }
+    }
+
+    /// Writes `src` (broadcast and cast as needed) into this tensor's elements, in place.
+    pub(crate) fn write_from(&self, src: &Tensor) -> Result<()> {
+        if self.storage().is_readonly() {
+            return Err(Error::runtime(
+                "copy_: cannot write into a read-only tensor (it shares memory with a read-only NumPy array)",
+            ));
+        }
+        let strides = src.layout().broadcast_strides("copy_", self.shape())?;
+        let src = src.alias(Layout { shape: self.shape().to_vec(), strides, offset: src.offset() });
+        // Gather first so that overlapping source and destination stay correct.
+        let tmp = src.copy_as(self.dtype());
+        with_dtype!(self.dtype(), D => {
+            let vals = tmp.contiguous_slice::<D>();
+            let l = self.layout();
+            let dst: &mut [D] = unsafe { self.storage().slice_mut::<D>(0, l.storage_span()) };
+            if self.is_contiguous() {
+                dst[l.offset..l.offset + vals.len()].copy_from_slice(vals);
+            } else {
+                let mut i = 0;
+                for_each_offset(&l.shape, &l.strides, l.offset, |o| {
+                    dst[o] = vals[i];
+                    i += 1;
+                });
+            }
+        });
+        self.storage().bump_version();
+        Ok(())
+    }
+}

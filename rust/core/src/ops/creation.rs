@@ -1,0 +1,68 @@
+//! Tensors made from nothing: full, ones, arange, linspace, eye.
+
+use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+
+impl Tensor {
+    /// A tensor of `shape` filled with `value`.
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType) -> Tensor {
+        let t = Tensor::zeros(shape, dtype);
+        with_dtype!(dtype, T => {
+            let v: T = value.to_elem();
+            unsafe { t.contiguous_slice_mut::<T>() }.fill(v);
+        });
+        t
+    }
+
+    pub fn ones(shape: &[usize], dtype: DType) -> Tensor {
+        Tensor::full(shape, Scalar::Int(1), dtype)
+    }
+
+    pub fn ones_like_tensor(t: &Tensor) -> Tensor {
+        Tensor::ones(t.shape(), t.dtype())
+    }
+
+    /// `arange(start, end, step)`; the length is ceil((end - start) / step), as in PyTorch.
+    pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+        if step == 0.0 {
+            bail!(Runtime, "arange: step must be nonzero");
+        }
+        if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
+            bail!(Runtime, "arange: upper bound and larger bound inconsistent with step sign");
+        }
+        let n = ((end - start) / step).ceil().max(0.0) as usize;
+        let t = Tensor::zeros(&[n], dtype);
+        with_dtype!(dtype, T => {
+            let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
+            for (i, v) in o.iter_mut().enumerate() {
+                *v = if dtype.is_float() { T::from_f64(start + i as f64 * step) } else { T::from_i64((start + i as f64 * step) as i64) };
+            }
+        });
+        Ok(t)
+    }
+
+    /// `linspace(start, end, steps)`: computed from both ends, as PyTorch does, for symmetry.
+    pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(&[steps], dtype);
+        let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
+        let half = steps / 2;
+        with_dtype!(dtype, T => {
+            let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
+            for (i, v) in o.iter_mut().enumerate() {
+                let x = if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 };
+                *v = if dtype.is_float() { T::from_f64(x) } else { T::from_i64(x as i64) };
+            }
+        });
+        Ok(t)
+    }
+
+    pub fn eye(n: usize, m: usize, dtype: DType) -> Tensor {
+        let t = Tensor::zeros(&[n, m], dtype);
+        with_dtype!(dtype, T => {
+            let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
+            for i in 0..n.min(m) {
+                o[i * m + i] = T::from_i64(1);
+            }
+        });
+        t
+    }
+}

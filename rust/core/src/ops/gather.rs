@@ -1,0 +1,261 @@
+//! Index-driven primitives: gather, scatter, scatter_add, index_select, index_add, where.
+
+use crate::autograd::record;
+use crate::error::fmt_shape;
+use crate::layout::{for_each_offset, wrap_dim, Layout};
+use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+
+#[inline(always)]
+fn acc<T: Element>(a: T, b: T) -> T {
+    if T::DTYPE.is_float() {
+        T::from_f64(a.to_f64() + b.to_f64())
+    } else if T::DTYPE == DType::Bool {
+        T::from_i64(((a.to_i64() != 0) || (b.to_i64() != 0)) as i64)
+    } else {
+        T::from_i64(a.to_i64().wrapping_add(b.to_i64()))
+    }
+}
+
+fn index_values(op: &str, index: &Tensor) -> Result<Vec<i64>> {
+    if index.dtype() != DType::I64 && index.dtype() != DType::I32 {
+        bail!(Runtime, "{op}(): Expected dtype int64 for index, got {}", index.dtype().name());
+    }
+    Ok(index.to_vec::<i64>())
+}
+
+/// Offsets into `x` of every position of `shape` with `dim` zeroed (the base of each lookup).
+fn base_offsets(x_layout: &Layout, shape: &[usize], dim: usize) -> Vec<usize> {
+    let mut strides: Vec<usize> = x_layout.strides.clone();
+    strides[dim] = 0;
+    let mut out = Vec::with_capacity(shape.iter().product());
+    for_each_offset(shape, &strides, x_layout.offset, |o| out.push(o));
+    out
+}
+
+fn check_gather_shapes(op: &str, x: &Tensor, index: &Tensor, dim: usize) -> Result<()> {
+    if index.ndim() != x.ndim().max(1) && !(x.ndim() == 0 && index.ndim() <= 1) {
+        bail!(Runtime, "{op}(): Index tensor must have the same number of dimensions as input tensor (input {} and index {})", fmt_shape(x.shape()), fmt_shape(index.shape()));
+    }
+    for d in 0..x.ndim() {
+        if d != dim && index.shape()[d] > x.shape()[d] {
+            bail!(Runtime, "{op}(): Size does not match at dimension {d} expected index {} to be smaller than self {} apart from dimension {dim}", fmt_shape(index.shape()), fmt_shape(x.shape()));
+        }
+    }
+    Ok(())
+}
+
+impl Tensor {
+    fn as_1d_if_scalar(&self) -> Tensor {
+        if self.ndim() == 0 {
+            self.alias(Layout { shape: vec![1], strides: vec![1], offset: self.offset() })
+        } else {
+            self.clone()
+        }
+    }
+
+    /// `gather(dim, index)`: `out[i][j] = self[index[i][j]][j]` for dim 0.
+    pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        let d = wrap_dim("gather", dim, self.ndim())?;
+        let x = self.as_1d_if_scalar();
+        let idx_t = index.as_1d_if_scalar();
+        check_gather_shapes("gather", &x, &idx_t, d)?;
+        let idx = index_values("gather", index)?;
+        let size = x.shape()[d] as i64;
+        let out_shape = index.shape().to_vec();
+        let out = Tensor::zeros(&out_shape, self.dtype());
+        let bases = base_offsets(x.layout(), idx_t.shape(), d);
+        let stride = x.strides()[d];
+        with_dtype!(self.dtype(), T => {
+            let src: &[T] = unsafe { x.storage().slice(0, x.layout().storage_span()) };
+            let dst: &mut [T] = unsafe { out.contiguous_slice_mut() };
+            for (k, (&b, &i)) in bases.iter().zip(&idx).enumerate() {
+                if i < 0 || i >= size {
+                    bail!(Runtime, "gather(): index {i} is out of bounds for dimension {d} with size {size}");
+                }
+                dst[k] = src[b + i as usize * stride];
+            }
+        });
+        let in_shape = self.shape().to_vec();
+        let index = index.clone();
+        Ok(record("GatherBackward0", out, &[self], &[], false, move |g, _| {
+            let z = Tensor::zeros(&in_shape, g.dtype());
+            Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
+        }))
+    }
+
+    fn scatter_impl(&self, op: &str, dim: usize, index: &Tensor, src: &Tensor, add: bool) -> Result<Tensor> {
+        let x = self.as_1d_if_scalar();
+        let idx_t = index.as_1d_if_scalar();
+        check_gather_shapes(op, &x, &idx_t, dim)?;
+        for d in 0..idx_t.ndim() {
+            if src.ndim() == idx_t.ndim() && idx_t.shape()[d] > src.shape()[d] {
+                bail!(Runtime, "{op}(): Expected index {} to be smaller than src {} in every dimension", fmt_shape(index.shape()), fmt_shape(src.shape()));
+            }
+        }
+        let idx = index_values(op, index)?;
+        let size = x.shape()[dim] as i64;
+        let out = x.contiguous_copy();
+        // The part of src covered by index, in row-major order.
+        let src = src.to_dtype_raw(self.dtype()).as_1d_if_scalar();
+        let vals = if src.ndim() == idx_t.ndim() {
+            src.alias(Layout { shape: idx_t.shape().to_vec(), strides: src.strides().to_vec(), offset: src.offset() }).contiguous_copy()
+        } else {
+            src.broadcast_to(idx_t.shape())?.contiguous_copy()
+        };
+        let bases = base_offsets(out.layout(), idx_t.shape(), dim);
+        let stride = out.strides()[dim];
+        with_dtype!(self.dtype(), T => {
+            let dst: &mut [T] = unsafe { out.contiguous_slice_mut() };
+            let v = vals.contiguous_slice::<T>();
+            for (k, (&b, &i)) in bases.iter().zip(&idx).enumerate() {
+                if i < 0 || i >= size {
+                    bail!(Runtime, "{op}(): index {i} is out of bounds for dimension {dim} with size {size}");
+                }
+                let o = b + i as usize * stride;
+                dst[o] = if add { acc(dst[o], v[k]) } else { v[k] };
+            }
+        });
+        Ok(out.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)
+    }
+
+    /// `scatter_add(dim, index, src)`: out of place.
+    pub fn scatter_add(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        let d = wrap_dim("scatter_add", dim, self.ndim())?;
+        let out = self.scatter_impl("scatter_add", d, index, src, true)?;
+        let index = index.clone();
+        let src_shape = src.shape().to_vec();
+        Ok(record("ScatterAddBackward0", out, &[self, src], &[], false, move |g, _| {
+            let gs = g.gather(d as i64, &index)?;
+            let gs = if gs.shape() == src_shape.as_slice() { gs } else { pad_to(&gs, &src_shape)? };
+            Ok(vec![Some(g.clone()), Some(gs)])
+        }))
+    }
+
+    /// `scatter(dim, index, src)`: out of place; overwritten positions get no gradient.
+    pub fn scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        let d = wrap_dim("scatter", dim, self.ndim())?;
+        let out = self.scatter_impl("scatter", d, index, src, false)?;
+        let index = index.clone();
+        let src_shape = src.shape().to_vec();
+        Ok(record("ScatterBackward0", out, &[self, src], &[], false, move |g, _| {
+            let zero = Tensor::scalar(Scalar::Float(0.0), g.dtype());
+            let gself = g.scatter(d as i64, &index, &zero)?;
+            let gs = g.gather(d as i64, &index)?;
+            let gs = if gs.shape() == src_shape.as_slice() { gs } else { pad_to(&gs, &src_shape)? };
+            Ok(vec![Some(gself), Some(gs)])
+        }))
+    }
+
+    /// `index_select(dim, index)` with a 1-D (or 0-d) integer index.
+    pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        if index.ndim() > 1 {
+            bail!(Index, "index_select(): Index is supposed to be a vector, got shape {}", fmt_shape(index.shape()));
+        }
+        let d = wrap_dim("index_select", dim, self.ndim())?;
+        let idx = index_values("index_select", index)?;
+        let x = self.as_1d_if_scalar();
+        let size = x.shape()[d] as i64;
+        for &i in &idx {
+            if i < -size || i >= size {
+                bail!(Index, "index_select(): index {i} is out of range for dimension {d} with size {size}");
+            }
+        }
+        let mut shape = x.shape().to_vec();
+        shape[d] = idx.len();
+        // Expand the index along the other dims and gather.
+        let mut ishape = vec![1usize; x.ndim()];
+        ishape[d] = idx.len();
+        let wrapped: Vec<i64> = idx.iter().map(|&i| if i < 0 { i + size } else { i }).collect();
+        let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&shape)?;
+        let out = self.detach().as_1d_if_scalar().gather(d as i64, &it)?;
+        let out = if self.ndim() == 0 { out.reshape(&[])? } else { out };
+        let in_shape = self.shape().to_vec();
+        let index = index.clone();
+        Ok(record("IndexSelectBackward0", out, &[self], &[], false, move |g, _| {
+            let z = Tensor::zeros(&in_shape, g.dtype());
+            Ok(vec![Some(z.index_add(d as i64, &index, g, Scalar::Int(1))?)])
+        }))
+    }
+
+    /// `index_add(dim, index, source, alpha)`: out of place.
+    pub fn index_add(&self, dim: i64, index: &Tensor, source: &Tensor, alpha: Scalar) -> Result<Tensor> {
+        let d = wrap_dim("index_add", dim, self.ndim())?;
+        let idx = index_values("index_add", index)?;
+        let x = self.as_1d_if_scalar();
+        let size = x.shape()[d] as i64;
+        if idx.iter().any(|&i| i < -size || i >= size) {
+            bail!(Index, "index_add(): index out of range for dimension {d} with size {size}");
+        }
+        let src = if alpha == Scalar::Int(1) { source.clone() } else { source.mul_scalar(alpha)? };
+        let src = src.as_1d_if_scalar();
+        let mut expect = x.shape().to_vec();
+        expect[d] = idx.len();
+        if src.shape() != expect.as_slice() {
+            bail!(Runtime, "index_add(): source {} should have shape {} for index of length {}", fmt_shape(source.shape()), fmt_shape(&expect), idx.len());
+        }
+        let mut ishape = vec![1usize; x.ndim()];
+        ishape[d] = idx.len();
+        let wrapped: Vec<i64> = idx.iter().map(|&i| if i < 0 { i + size } else { i }).collect();
+        let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&expect)?.contiguous_copy();
+        let out = self.detach().scatter_impl("index_add", d, &it, &src.detach(), true)?;
+        let index = index.clone();
+        Ok(record("IndexAddBackward0", out, &[self, &src], &[], false, move |g, _| {
+            Ok(vec![Some(g.clone()), Some(g.index_select(d as i64, &index)?)])
+        }))
+    }
+
+    /// `torch.where(cond, self, other)` with broadcasting and promotion.
+    pub fn where_(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let cond = self;
+        if cond.dtype() != DType::Bool && cond.dtype() != DType::U8 {
+            bail!(Runtime, "where expected condition to be a boolean tensor, but got a tensor with dtype {}", cond.dtype().name());
+        }
+        let shape = crate::layout::broadcast_shapes("where", cond.shape(), a.shape())?;
+        let shape = crate::layout::broadcast_shapes("where", &shape, b.shape())?;
+        let dt = crate::dtype::promote_types(a.dtype(), b.dtype());
+        let c = cond.to_dtype_raw(DType::Bool).broadcast_to(&shape)?.contiguous_copy();
+        let av = a.detach().to_dtype_raw(dt).broadcast_to(&shape)?.contiguous_copy();
+        let bv = b.detach().to_dtype_raw(dt).broadcast_to(&shape)?.contiguous_copy();
+        let out = Tensor::zeros(&shape, dt);
+        with_dtype!(dt, T => {
+            let (cs, xs, ys) = (c.contiguous_slice::<bool>(), av.contiguous_slice::<T>(), bv.contiguous_slice::<T>());
+            let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
+            for i in 0..o.len() {
+                o[i] = if cs[i] { xs[i] } else { ys[i] };
+            }
+        });
+        let (sa, sb, da, db) = (a.shape().to_vec(), b.shape().to_vec(), a.dtype(), b.dtype());
+        let cond = cond.clone();
+        Ok(record("WhereBackward0", out, &[a, b], &[], false, move |g, _| {
+            let z = Tensor::scalar(Scalar::Float(0.0), g.dtype());
+            let ga = cond.where_(g, &z)?.sum_to(&sa)?.to_dtype(da)?;
+            let gb = cond.where_(&z, g)?.sum_to(&sb)?.to_dtype(db)?;
+            Ok(vec![Some(ga), Some(gb)])
+        }))
+    }
+
+    /// `masked_fill(mask, value)`.
+    pub fn masked_fill(&self, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+        if mask.dtype() != DType::Bool {
+            bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().name());
+        }
+        crate::layout::broadcast_shapes("masked_fill", self.shape(), mask.shape())?;
+        let v = value.to_dtype(self.dtype())?;
+        let out = mask.where_(&v, self)?;
+        if out.shape() != self.shape() {
+            bail!(Runtime, "masked_fill: mask {} does not broadcast to the input {}", fmt_shape(mask.shape()), fmt_shape(self.shape()));
+        }
+        Ok(out)
+    }
+}
+
+/// Zero-pads a gradient up to `shape` (the part of src that index did not cover gets none).
+fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let z = Tensor::zeros(shape, g.dtype());
+    let mut v = z.clone();
+    for (d, &n) in g.shape().iter().enumerate() {
+        v = v.narrow(d as i64, 0, n as i64)?;
+    }
+    v.write_from(g)?;
+    Ok(z)
+}

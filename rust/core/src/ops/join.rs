@@ -1,0 +1,98 @@
+//! Joining and reordering: cat, stack, flip.
+
+use crate::autograd::record;
+use crate::error::fmt_shape;
+use crate::layout::wrap_dim;
+use crate::{bail, DType, Result, Tensor};
+
+impl Tensor {
+    /// `torch.cat`: tensors promote to a common dtype; legacy 1-D empty tensors are skipped.
+    pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        if tensors.is_empty() {
+            bail!(Runtime, "torch.cat(): expected a non-empty list of Tensors");
+        }
+        let parts: Vec<&Tensor> = tensors.iter().filter(|t| !(t.ndim() == 1 && t.numel() == 0)).collect();
+        let parts: Vec<&Tensor> = if parts.is_empty() { vec![&tensors[0]] } else { parts };
+        let first = parts[0];
+        if first.ndim() == 0 {
+            bail!(Runtime, "torch.cat(): zero-dimensional tensor (at position 0) cannot be concatenated");
+        }
+        let d = wrap_dim("cat", dim, first.ndim())?;
+        let mut dt = first.dtype();
+        let mut total = 0;
+        for (i, t) in parts.iter().enumerate() {
+            if t.ndim() != first.ndim() {
+                bail!(Runtime, "torch.cat(): Tensors must have same number of dimensions: got {} and {}", first.ndim(), t.ndim());
+            }
+            for k in 0..first.ndim() {
+                if k != d && t.shape()[k] != first.shape()[k] {
+                    bail!(Runtime, "torch.cat(): Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list (shapes {} and {}).", first.shape()[k], t.shape()[k], fmt_shape(first.shape()), fmt_shape(t.shape()));
+                }
+            }
+            dt = crate::dtype::promote_types(dt, t.dtype());
+            total += t.shape()[d];
+        }
+        let mut shape = first.shape().to_vec();
+        shape[d] = total;
+        let out = Tensor::zeros(&shape, dt);
+        let mut start = 0;
+        let mut sizes = Vec::new();
+        for t in &parts {
+            let n = t.shape()[d];
+            out.detach().narrow(d as i64, start as i64, n as i64)?.write_from(t)?;
+            sizes.push((n, t.dtype()));
+            start += n;
+        }
+        let inputs: Vec<&Tensor> = parts.to_vec();
+        Ok(record("CatBackward0", out, &inputs, &[], false, move |g, _| {
+            let mut s = 0i64;
+            let mut grads = Vec::new();
+            for &(n, t_dt) in &sizes {
+                grads.push(Some(g.narrow(d as i64, s, n as i64)?.to_dtype(t_dt)?));
+                s += n as i64;
+            }
+            Ok(grads)
+        }))
+    }
+
+    /// `torch.stack`: all tensors must have the same shape.
+    pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        if tensors.is_empty() {
+            bail!(Runtime, "stack expects a non-empty TensorList");
+        }
+        for (i, t) in tensors.iter().enumerate() {
+            if t.shape() != tensors[0].shape() {
+                bail!(Runtime, "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {i}", fmt_shape(tensors[0].shape()), fmt_shape(t.shape()));
+            }
+        }
+        let d = wrap_dim("stack", dim, tensors[0].ndim() + 1)?;
+        let parts: Result<Vec<Tensor>> = tensors.iter().map(|t| t.unsqueeze(d as i64)).collect();
+        Tensor::cat(&parts?, d as i64)
+    }
+
+    /// `flip(dims)`: a copy with the order of the given dims reversed.
+    pub fn flip(&self, dims: &[i64]) -> Result<Tensor> {
+        let mut out = self.detach();
+        let mut seen = Vec::new();
+        for &d in dims {
+            let d = wrap_dim("flip", d, self.ndim())?;
+            if seen.contains(&d) {
+                bail!(Runtime, "flip: dim {d} appears multiple times in the list of dims");
+            }
+            seen.push(d);
+            let n = self.shape()[d] as i64;
+            let idx = Tensor::from_vec((0..n).rev().collect::<Vec<i64>>(), &[n as usize])?;
+            out = out.index_select(d as i64, &idx)?;
+        }
+        if seen.is_empty() {
+            out = out.contiguous_copy();
+        }
+        let dims: Vec<i64> = seen.iter().map(|&d| d as i64).collect();
+        Ok(record("FlipBackward0", out, &[self], &[], false, move |g, _| Ok(vec![Some(g.flip(&dims)?)])))
+    }
+
+    /// True when every tensor has dtype `dt`.
+    pub fn all_dtype(tensors: &[Tensor], dt: DType) -> bool {
+        tensors.iter().all(|t| t.dtype() == dt)
+    }
+}

@@ -1,0 +1,183 @@
+//! Matrix products through the `gemm` crate, which takes any row and column strides, so
+//! transposed and sliced operands are multiplied without a copy.
+
+use crate::autograd::record;
+use crate::layout::{broadcast_shapes, for_each_offset, Layout};
+use crate::{bail, with_dtype, DType, Element, Result, Tensor};
+use gemm::Parallelism;
+
+fn parallelism(m: usize, n: usize, k: usize) -> Parallelism {
+    if m * n * k >= 48 * 48 * 48 {
+        Parallelism::Rayon(rayon::current_num_threads())
+    } else {
+        Parallelism::None
+    }
+}
+
+/// Offsets of each batch matrix of `t` (batch dims are all but the last two).
+fn batch_offsets(t: &Tensor) -> Vec<usize> {
+    let nd = t.ndim();
+    let mut v = Vec::new();
+    for_each_offset(&t.shape()[..nd - 2], &t.strides()[..nd - 2], t.offset(), |o| v.push(o));
+    v
+}
+
+/// One [m,k] x [k,n] product per batch entry, written into contiguous `out`.
+fn gemm_batches<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
+    let nd = a.ndim();
+    let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
+    let (ars, acs) = (a.strides()[nd - 2] as isize, a.strides()[nd - 1] as isize);
+    let (brs, bcs) = (b.strides()[nd - 2] as isize, b.strides()[nd - 1] as isize);
+    let (ao, bo) = (batch_offsets(a), batch_offsets(b));
+    let pa: *const T = a.storage().ptr() as *const T;
+    let pb: *const T = b.storage().ptr() as *const T;
+    let po: *mut T = out.storage().ptr() as *mut T;
+    let par = parallelism(m, n, k);
+    let is_gemm_type = matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16);
+    for (i, (&oa, &ob)) in ao.iter().zip(&bo).enumerate() {
+        unsafe {
+            let dst = po.add(i * m * n);
+            if is_gemm_type {
+                gemm::gemm(m, n, k, dst, 1, n as isize, false, pa.add(oa), acs, ars, pb.add(ob), bcs, brs, T::from_f64(0.0), T::from_f64(1.0), false, false, false, par);
+            } else {
+                // Integer products: a plain triple loop, wrapping like PyTorch's integer matmul.
+                for r in 0..m {
+                    for c in 0..n {
+                        let mut acc = 0i64;
+                        for j in 0..k {
+                            let x = *pa.offset(oa as isize + r as isize * ars + j as isize * acs);
+                            let y = *pb.offset(ob as isize + j as isize * brs + c as isize * bcs);
+                            acc = acc.wrapping_add(x.to_i64().wrapping_mul(y.to_i64()));
+                        }
+                        *dst.add(r * n + c) = T::from_i64(acc);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Batched product of two tensors with equal batch shapes (views; broadcast strides allowed).
+fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let nd = a.ndim();
+    let (m, n) = (a.shape()[nd - 2], b.shape()[nd - 1]);
+    let mut shape = a.shape()[..nd - 2].to_vec();
+    shape.extend([m, n]);
+    let dt = a.dtype();
+    let out = if dt == DType::BF16 {
+        // No bf16 gemm kernel: compute in f32.
+        let (a32, b32) = (a.copy_as(DType::F32), b.copy_as(DType::F32));
+        let o = Tensor::zeros(&shape, DType::F32);
+        gemm_batches::<f32>(&a32, &b32, &o);
+        o.copy_as(DType::BF16)
+    } else {
+        let o = Tensor::zeros(&shape, dt);
+        if a.shape()[nd - 1] > 0 {
+            with_dtype!(dt, T => gemm_batches::<T>(a, b, &o));
+        }
+        o
+    };
+    Ok(record("BmmBackward0", out, &[a, b], &[a, b], false, |g, s| {
+        let (a, b) = (&s[0], &s[1]);
+        let ga = if a.requires_grad() { Some(bmm_nd(g, &b.transpose(-1, -2)?)?) } else { None };
+        let gb = if b.requires_grad() { Some(bmm_nd(&a.transpose(-1, -2)?, g)?) } else { None };
+        Ok(vec![ga, gb])
+    }))
+}
+
+fn dims_str(t: &Tensor) -> String {
+    let parts: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
+    parts.join("x")
+}
+
+impl Tensor {
+    /// `torch.matmul` with NumPy's rules for 1-D operands and broadcast batch dims.
+    pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        let (a, b) = (self, other);
+        if a.ndim() == 0 || b.ndim() == 0 {
+            bail!(Runtime, "matmul: both arguments to matmul need to be at least 1D, but they are {}D and {}D", a.ndim(), b.ndim());
+        }
+        if a.dtype() != b.dtype() {
+            bail!(Runtime, "matmul: expected m1 and m2 to have the same dtype, but got: {} != {}", a.dtype().name(), b.dtype().name());
+        }
+        if a.dtype() == DType::Bool {
+            bail!(Runtime, "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'");
+        }
+        let a2 = if a.ndim() == 1 { a.unsqueeze(0)? } else { a.clone() };
+        let b2 = if b.ndim() == 1 { b.unsqueeze(1)? } else { b.clone() };
+        let (na, nb) = (a2.ndim(), b2.ndim());
+        let (m, k1, k2, n) = (a2.shape()[na - 2], a2.shape()[na - 1], b2.shape()[nb - 2], b2.shape()[nb - 1]);
+        if k1 != k2 {
+            if a.ndim() == 1 && b.ndim() == 1 {
+                bail!(Runtime, "matmul: inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively", a.numel(), b.numel(), a.numel(), b.numel());
+            }
+            bail!(Runtime, "matmul: mat1 and mat2 shapes cannot be multiplied ({} and {})", dims_str(&a2.matrix_view()), dims_str(&b2.matrix_view_b()));
+        }
+        let batch = broadcast_shapes("matmul", &a2.shape()[..na - 2], &b2.shape()[..nb - 2])?;
+        let mut sa = batch.clone();
+        sa.extend([m, k1]);
+        let mut sb = batch.clone();
+        sb.extend([k2, n]);
+        let out = bmm_nd(&a2.broadcast_to(&sa)?, &b2.broadcast_to(&sb)?)?;
+        let mut out = out;
+        if a.ndim() == 1 {
+            out = out.squeeze(Some(&[-2]))?;
+        }
+        if b.ndim() == 1 {
+            out = out.squeeze(Some(&[-1]))?;
+        }
+        Ok(out)
+    }
+
+    /// For error messages: a batched matrix shown as its rows x cols.
+    fn matrix_view(&self) -> Tensor {
+        let nd = self.ndim();
+        let rows: usize = self.shape()[..nd - 1].iter().product();
+        self.alias(Layout::contiguous(&[rows, self.shape()[nd - 1]]))
+    }
+
+    fn matrix_view_b(&self) -> Tensor {
+        let nd = self.ndim();
+        self.alias(Layout::contiguous(&[self.shape()[nd - 2], self.shape()[nd - 1]]))
+    }
+
+    /// `mm`: strictly 2-D.
+    pub fn mm(&self, other: &Tensor) -> Result<Tensor> {
+        if self.ndim() != 2 || other.ndim() != 2 {
+            bail!(Runtime, "mm: self must be a matrix (got {}D and {}D)", self.ndim(), other.ndim());
+        }
+        self.matmul(other)
+    }
+
+    /// `bmm`: strictly 3-D with equal batch sizes.
+    pub fn bmm(&self, other: &Tensor) -> Result<Tensor> {
+        if self.ndim() != 3 || other.ndim() != 3 {
+            bail!(Runtime, "bmm: batch1 must be a 3D tensor (got {}D and {}D)", self.ndim(), other.ndim());
+        }
+        if self.shape()[0] != other.shape()[0] {
+            bail!(Runtime, "bmm: batch1 and batch2 must have same number of batches, got {} and {}", self.shape()[0], other.shape()[0]);
+        }
+        self.matmul(other)
+    }
+
+    pub fn mv(&self, v: &Tensor) -> Result<Tensor> {
+        if self.ndim() != 2 || v.ndim() != 1 {
+            bail!(Runtime, "mv: vector + matrix @ vector expected, got {}, {}", self.ndim(), v.ndim());
+        }
+        self.matmul(v)
+    }
+
+    pub fn dot(&self, v: &Tensor) -> Result<Tensor> {
+        if self.ndim() != 1 || v.ndim() != 1 {
+            bail!(Runtime, "dot: 1D tensors expected, but got {}D and {}D tensors", self.ndim(), v.ndim());
+        }
+        self.matmul(v)
+    }
+
+    pub fn outer(&self, v: &Tensor) -> Result<Tensor> {
+        if self.ndim() != 1 || v.ndim() != 1 {
+            bail!(Runtime, "outer: 1D tensors expected, but got {}D and {}D tensors", self.ndim(), v.ndim());
+        }
+        self.unsqueeze(1)?.mul(&v.unsqueeze(0)?)
+    }
+}

@@ -1,0 +1,16 @@
+//! Tensor operations. Each primitive keeps its forward and its backward together.
+
+pub mod binary;
+pub mod copy;
+pub mod creation;
+pub mod gather;
+pub mod inplace;
+pub mod join;
+pub mod matmul;
+pub mod reduce;
+pub mod scan;
+pub mod unary;
+pub mod view;
+
+pub use binary::BinaryOp;
+pub use unary::UnaryOp;

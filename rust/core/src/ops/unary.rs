@@ -1,0 +1,341 @@
+//! Elementwise unary ops and their gradients (written in differentiable ops).
+
+use crate::autograd::{is_grad_enabled, record};
+use crate::cpu::math::Float;
+use crate::cpu::parallel::map;
+use crate::{bail, DType, Result, Scalar, Tensor};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Abs,
+    Sign,
+    Relu,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Frac,
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sqrt,
+    Rsqrt,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Sigmoid,
+    Gelu,
+    GeluTanh,
+    Silu,
+    Erf,
+    Erfinv,
+    Reciprocal,
+}
+
+use UnaryOp::*;
+
+impl UnaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            Neg => "neg",
+            Abs => "abs",
+            Sign => "sign",
+            Relu => "relu",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Trunc => "trunc",
+            Frac => "frac",
+            Exp => "exp",
+            Exp2 => "exp2",
+            Expm1 => "expm1",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Sqrt => "sqrt",
+            Rsqrt => "rsqrt",
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Tanh => "tanh",
+            Sigmoid => "sigmoid",
+            Gelu => "gelu",
+            GeluTanh => "gelu",
+            Silu => "silu",
+            Erf => "erf",
+            Erfinv => "erfinv",
+            Reciprocal => "reciprocal",
+        }
+    }
+
+    /// Ops that keep integer dtypes (the rest compute integers in the default float type).
+    fn keeps_int(self) -> bool {
+        matches!(self, Neg | Abs | Sign | Relu | Floor | Ceil | Round | Trunc)
+    }
+
+    fn backward_name(self) -> &'static str {
+        match self {
+            Neg => "NegBackward0",
+            Abs => "AbsBackward0",
+            Sign => "SignBackward0",
+            Relu => "ReluBackward0",
+            Floor => "FloorBackward0",
+            Ceil => "CeilBackward0",
+            Round => "RoundBackward0",
+            Trunc => "TruncBackward0",
+            Frac => "FracBackward0",
+            Exp => "ExpBackward0",
+            Exp2 => "Exp2Backward0",
+            Expm1 => "Expm1Backward0",
+            Log => "LogBackward0",
+            Log2 => "Log2Backward0",
+            Log10 => "Log10Backward0",
+            Log1p => "Log1PBackward0",
+            Sqrt => "SqrtBackward0",
+            Rsqrt => "RsqrtBackward0",
+            Sin => "SinBackward0",
+            Cos => "CosBackward0",
+            Tan => "TanBackward0",
+            Asin => "AsinBackward0",
+            Acos => "AcosBackward0",
+            Atan => "AtanBackward0",
+            Sinh => "SinhBackward0",
+            Cosh => "CoshBackward0",
+            Tanh => "TanhBackward0",
+            Sigmoid => "SigmoidBackward0",
+            Gelu | GeluTanh => "GeluBackward0",
+            Silu => "SiluBackward0",
+            Erf => "ErfBackward0",
+            Erfinv => "ErfinvBackward0",
+            Reciprocal => "ReciprocalBackward0",
+        }
+    }
+}
+
+const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+
+#[inline(always)]
+fn sigmoid<F: Float>(x: F) -> F {
+    F::one() / (F::one() + (-x).exp())
+}
+
+#[inline(always)]
+fn gelu_tanh<F: Float>(x: F) -> F {
+    let half = F::from_f64c(0.5);
+    let inner = F::from_f64c(SQRT_2_OVER_PI) * (x + F::from_f64c(0.044715) * x * x * x);
+    half * x * (F::one() + inner.tanh())
+}
+
+fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
+    let half = F::from_f64c(0.5);
+    let inv_sqrt2 = F::from_f64c(std::f64::consts::FRAC_1_SQRT_2);
+    match op {
+        Neg => map(a, out, |x| -x),
+        Abs => map(a, out, |x| x.abs()),
+        Sign => map(a, out, |x| if x > F::zero() { F::one() } else if x < F::zero() { -F::one() } else { x * F::zero() }),
+        Relu => map(a, out, |x| if x > F::zero() || x.is_nan() { x } else { F::zero() }),
+        Floor => map(a, out, |x| x.floor()),
+        Ceil => map(a, out, |x| x.ceil()),
+        Round => map(a, out, |x| x.round_even()),
+        Trunc => map(a, out, |x| x.trunc()),
+        Frac => map(a, out, |x| x - x.trunc()),
+        Exp => map(a, out, |x| x.exp()),
+        Exp2 => map(a, out, |x| x.exp2()),
+        Expm1 => map(a, out, |x| x.exp_m1()),
+        Log => map(a, out, |x| x.ln()),
+        Log2 => map(a, out, |x| x.log2()),
+        Log10 => map(a, out, |x| x.log10()),
+        Log1p => map(a, out, |x| x.ln_1p()),
+        Sqrt => map(a, out, |x| x.sqrt()),
+        Rsqrt => map(a, out, |x| F::one() / x.sqrt()),
+        Sin => map(a, out, |x| x.sin()),
+        Cos => map(a, out, |x| x.cos()),
+        Tan => map(a, out, |x| x.tan()),
+        Asin => map(a, out, |x| x.asin()),
+        Acos => map(a, out, |x| x.acos()),
+        Atan => map(a, out, |x| x.atan()),
+        Sinh => map(a, out, |x| x.sinh()),
+        Cosh => map(a, out, |x| x.cosh()),
+        Tanh => map(a, out, |x| x.tanh()),
+        Sigmoid => map(a, out, sigmoid),
+        Gelu => map(a, out, |x| half * x * (F::one() + (x * inv_sqrt2).erf())),
+        GeluTanh => map(a, out, gelu_tanh),
+        Silu => map(a, out, |x| x * sigmoid(x)),
+        Erf => map(a, out, |x| x.erf()),
+        Erfinv => map(a, out, |x| x.erfinv()),
+        Reciprocal => map(a, out, |x| F::one() / x),
+    }
+}
+
+fn int_kernel(op: UnaryOp, a: &[i64], out: &mut [i64]) {
+    match op {
+        Neg => map(a, out, |x| x.wrapping_neg()),
+        Abs => map(a, out, |x| x.wrapping_abs()),
+        Sign => map(a, out, |x| x.signum()),
+        Relu => map(a, out, |x| x.max(0)),
+        _ => map(a, out, |x| x),
+    }
+}
+
+/// Forward of a unary op, outside autograd.
+pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt == DType::Bool && matches!(op, Neg | Sign | Relu) {
+        bail!(Runtime, "{}: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.", op.name());
+    }
+    let out_dt = if dt.is_float() || op.keeps_int() { dt } else { DType::F32 };
+    let cd = match out_dt {
+        DType::F64 => DType::F64,
+        d if d.is_float() => DType::F32,
+        _ => DType::I64,
+    };
+    let src = x.to_dtype_raw(cd).contiguous_copy_if_needed();
+    let out = Tensor::zeros(x.shape(), cd);
+    match cd {
+        DType::F32 => float_kernel::<f32>(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
+        DType::F64 => float_kernel::<f64>(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
+        _ => int_kernel(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
+    }
+    Ok(out.to_dtype_raw(out_dt))
+}
+
+fn f(v: f64) -> Scalar {
+    Scalar::Float(v)
+}
+
+impl Tensor {
+    /// Self when contiguous, else a contiguous copy (outside autograd).
+    pub(crate) fn contiguous_copy_if_needed(&self) -> Tensor {
+        if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.contiguous_copy()
+        }
+    }
+
+    /// A unary op with its gradient. Backwards that use the output recompute it from the input
+    /// when building a higher-order graph (the saved output is detached).
+    pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
+        let out = unary_forward(op, self)?;
+        if !out.dtype().is_float() {
+            return Ok(out);
+        }
+        Ok(record(op.backward_name(), out, &[self], &[self], true, move |g, s| {
+            let x = &s[0];
+            let y = || -> Result<Tensor> {
+                if is_grad_enabled() {
+                    x.unary(op)
+                } else {
+                    Ok(s[1].clone())
+                }
+            };
+            let gx = match op {
+                Neg => g.neg()?,
+                Abs => g.mul(&x.sign()?)?,
+                Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
+                Frac => g.clone(),
+                Relu => g.mul(&x.gt_scalar(f(0.0))?.to_dtype(g.dtype())?)?,
+                Exp => g.mul(&y()?)?,
+                Exp2 => g.mul(&y()?)?.mul_scalar(f(std::f64::consts::LN_2))?,
+                Expm1 => g.mul(&y()?.add_scalar(f(1.0))?)?,
+                Log => g.div(x)?,
+                Log2 => g.div(&x.mul_scalar(f(std::f64::consts::LN_2))?)?,
+                Log10 => g.div(&x.mul_scalar(f(std::f64::consts::LN_10))?)?,
+                Log1p => g.div(&x.add_scalar(f(1.0))?)?,
+                Sqrt => g.div(&y()?.mul_scalar(f(2.0))?)?,
+                Rsqrt => g.mul(&y()?.pow_scalar(f(3.0))?)?.mul_scalar(f(-0.5))?,
+                Sin => g.mul(&x.cos()?)?,
+                Cos => g.mul(&x.sin()?)?.neg()?,
+                Tan => g.mul(&y()?.pow_scalar(f(2.0))?.add_scalar(f(1.0))?)?,
+                Asin => g.mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?,
+                Acos => g.mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?.neg()?,
+                Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
+                Sinh => g.mul(&x.unary(Cosh)?)?,
+                Cosh => g.mul(&x.unary(Sinh)?)?,
+                Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
+                Sigmoid => {
+                    let y = y()?;
+                    g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
+                }
+                Gelu => {
+                    // d/dx x*Phi(x) = Phi(x) + x*phi(x)
+                    let cdf = x.mul_scalar(f(std::f64::consts::FRAC_1_SQRT_2))?.unary(Erf)?.add_scalar(f(1.0))?.mul_scalar(f(0.5))?;
+                    let pdf = x.mul(x)?.mul_scalar(f(-0.5))?.exp()?.mul_scalar(f(0.398_942_280_401_432_7))?;
+                    g.mul(&cdf.add(&x.mul(&pdf)?)?)?
+                }
+                GeluTanh => {
+                    let x2 = x.mul(x)?;
+                    let inner = x.mul(&x2.mul_scalar(f(0.044715))?.add_scalar(f(1.0))?)?.mul_scalar(f(SQRT_2_OVER_PI))?;
+                    let t = inner.tanh()?;
+                    let dinner = x2.mul_scalar(f(3.0 * 0.044715))?.add_scalar(f(1.0))?.mul_scalar(f(SQRT_2_OVER_PI))?;
+                    let sech2 = t.mul(&t)?.neg()?.add_scalar(f(1.0))?;
+                    let d = t.add_scalar(f(1.0))?.mul_scalar(f(0.5))?.add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
+                    g.mul(&d)?
+                }
+                Silu => {
+                    let sg = x.sigmoid()?;
+                    let d = sg.mul(&x.mul(&sg.neg()?.add_scalar(f(1.0))?)?.add_scalar(f(1.0))?)?;
+                    g.mul(&d)?
+                }
+                Erf => g.mul(&x.mul(x)?.neg()?.exp()?.mul_scalar(f(std::f64::consts::FRAC_2_SQRT_PI))?)?,
+                Erfinv => {
+                    let y = y()?;
+                    g.mul(&y.mul(&y)?.exp()?.mul_scalar(f(std::f64::consts::PI.sqrt() / 2.0))?)?
+                }
+                Reciprocal => g.mul(&y()?.pow_scalar(f(2.0))?)?.neg()?,
+            };
+            Ok(vec![Some(gx)])
+        }))
+    }
+
+    pub fn neg(&self) -> Result<Tensor> {
+        self.unary(Neg)
+    }
+    pub fn exp(&self) -> Result<Tensor> {
+        self.unary(Exp)
+    }
+    pub fn log(&self) -> Result<Tensor> {
+        self.unary(Log)
+    }
+    pub fn sin(&self) -> Result<Tensor> {
+        self.unary(Sin)
+    }
+    pub fn cos(&self) -> Result<Tensor> {
+        self.unary(Cos)
+    }
+    pub fn tanh(&self) -> Result<Tensor> {
+        self.unary(Tanh)
+    }
+    pub fn sigmoid(&self) -> Result<Tensor> {
+        self.unary(Sigmoid)
+    }
+    pub fn relu(&self) -> Result<Tensor> {
+        self.unary(Relu)
+    }
+    pub fn sqrt(&self) -> Result<Tensor> {
+        self.unary(Sqrt)
+    }
+    pub fn abs(&self) -> Result<Tensor> {
+        self.unary(Abs)
+    }
+    pub fn sign(&self) -> Result<Tensor> {
+        self.unary(Sign)
+    }
+}

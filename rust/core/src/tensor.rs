@@ -1,0 +1,289 @@
+//! The tensor: a view (layout + dtype) of a refcounted storage, plus its autograd state.
+
+use crate::autograd::{GradHook, Node};
+use crate::layout::{contiguous_strides, numel, Layout};
+use crate::{DType, Device, Element, Error, Result, Scalar, Storage};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Autograd state of one tensor. `grad_fn` is `None` for leaves.
+#[derive(Default)]
+pub(crate) struct Meta {
+    pub requires_grad: bool,
+    pub grad: Option<Tensor>,
+    pub grad_fn: Option<Arc<Node>>,
+    pub retains_grad: bool,
+    /// Hooks on a leaf's gradient (a non-leaf's hooks live on its grad_fn).
+    pub hooks: Vec<(usize, GradHook)>,
+}
+
+pub struct TensorImpl {
+    pub(crate) storage: Storage,
+    pub(crate) layout: Layout,
+    pub(crate) dtype: DType,
+    pub(crate) meta: Mutex<Meta>,
+}
+
+/// A cheaply clonable handle; clones are the same tensor (same grad, same identity).
+#[derive(Clone)]
+pub struct Tensor(pub(crate) Arc<TensorImpl>);
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tensor(shape={:?}, dtype={})", self.shape(), self.dtype().name())
+    }
+}
+
+impl Tensor {
+    pub fn from_parts(storage: Storage, layout: Layout, dtype: DType) -> Tensor {
+        Tensor(Arc::new(TensorImpl { storage, layout, dtype, meta: Mutex::new(Meta::default()) }))
+    }
+
+    /// A zero-filled contiguous tensor.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Tensor {
+        let storage = Storage::zeros(numel(shape) * dtype.size());
+        Tensor::from_parts(storage, Layout::contiguous(shape), dtype)
+    }
+
+    /// A contiguous tensor that takes the values of `data`; fails if the sizes disagree.
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Tensor> {
+        if data.len() != numel(shape) {
+            return Err(Error::runtime(format!(
+                "from_vec: shape {:?} is invalid for input of size {}",
+                shape,
+                data.len()
+            )));
+        }
+        Ok(Tensor::from_parts(Storage::from_vec(data), Layout::contiguous(shape), T::DTYPE))
+    }
+
+    /// A 0-d tensor holding `v` converted to `dtype`.
+    pub fn scalar(v: Scalar, dtype: DType) -> Tensor {
+        crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]).unwrap())
+    }
+
+    /// A new tensor on the same storage with another layout (no autograd link).
+    pub fn alias(&self, layout: Layout) -> Tensor {
+        Tensor::from_parts(self.0.storage.clone(), layout, self.0.dtype)
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.0.layout.shape
+    }
+    pub fn strides(&self) -> &[usize] {
+        &self.0.layout.strides
+    }
+    pub fn offset(&self) -> usize {
+        self.0.layout.offset
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.0.layout
+    }
+    pub fn dtype(&self) -> DType {
+        self.0.dtype
+    }
+    pub fn device(&self) -> Device {
+        self.0.storage.device()
+    }
+    pub fn storage(&self) -> &Storage {
+        &self.0.storage
+    }
+    pub fn ndim(&self) -> usize {
+        self.0.layout.ndim()
+    }
+    pub fn numel(&self) -> usize {
+        self.0.layout.numel()
+    }
+    pub fn is_contiguous(&self) -> bool {
+        self.0.layout.is_contiguous()
+    }
+    pub fn same(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+    /// Address of the first element.
+    pub fn data_ptr(&self) -> usize {
+        self.0.storage.ptr() as usize + self.offset() * self.dtype().size()
+    }
+    pub fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+    /// The storage version counter (bumped by in-place writes).
+    pub fn version(&self) -> u64 {
+        self.0.storage.version()
+    }
+
+    /// The contiguous elements of this tensor, borrowing when already contiguous.
+    pub fn contiguous_slice<T: Element>(&self) -> &[T] {
+        debug_assert!(self.is_contiguous() && T::DTYPE == self.dtype());
+        unsafe { self.0.storage.slice::<T>(self.offset(), self.numel()) }
+    }
+
+    /// Mutable access to a freshly allocated, unshared contiguous tensor.
+    ///
+    /// # Safety
+    /// Nobody else may read or write the storage meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn contiguous_slice_mut<T: Element>(&self) -> &mut [T] {
+        debug_assert!(self.is_contiguous() && T::DTYPE == self.dtype());
+        self.0.storage.slice_mut::<T>(self.offset(), self.numel())
+    }
+
+    /// All elements in row-major order, converted to `T`.
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        let t = if self.dtype() == T::DTYPE { self.clone() } else { self.to_dtype(T::DTYPE).unwrap() };
+        t.contiguous_data::<T>().into_owned()
+    }
+
+    /// Row-major elements; borrowed when contiguous, copied otherwise. `T` must be the dtype.
+    pub fn contiguous_data<T: Element>(&self) -> std::borrow::Cow<'_, [T]> {
+        assert_eq!(T::DTYPE, self.dtype(), "contiguous_data: element type mismatch");
+        if self.is_contiguous() {
+            std::borrow::Cow::Borrowed(self.contiguous_slice::<T>())
+        } else {
+            let c = self.contiguous_copy();
+            std::borrow::Cow::Owned(c.contiguous_slice::<T>().to_vec())
+        }
+    }
+
+    /// The one value of a one-element tensor.
+    pub fn item(&self) -> Result<Scalar> {
+        if self.numel() != 1 {
+            return Err(Error::runtime(format!(
+                "a Tensor with {} elements cannot be converted to Scalar",
+                self.numel()
+            )));
+        }
+        let off = self.offset();
+        Ok(crate::with_dtype!(self.dtype(), T => {
+            let v = unsafe { self.0.storage.slice::<T>(off, 1)[0] };
+            Scalar::from_elem(v)
+        }))
+    }
+
+    pub(crate) fn meta(&self) -> MutexGuard<'_, Meta> {
+        self.0.meta.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    // ---- autograd state ----
+
+    pub fn requires_grad(&self) -> bool {
+        let m = self.meta();
+        m.requires_grad || m.grad_fn.is_some()
+    }
+
+    /// `requires_grad_`: only leaves may change it, and only float tensors may require grad.
+    pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
+        if flag && !self.dtype().is_float() {
+            return Err(Error::runtime(format!(
+                "only Tensors of floating point dtype can require gradients (got {})",
+                self.dtype().name()
+            )));
+        }
+        let mut m = self.meta();
+        if m.grad_fn.is_some() {
+            if !flag {
+                return Err(Error::runtime(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a \
+                     computed variable in a subgraph that doesn't require differentiation use \
+                     var_no_grad = var.detach().",
+                ));
+            }
+            return Ok(());
+        }
+        m.requires_grad = flag;
+        Ok(())
+    }
+
+    pub fn is_leaf(&self) -> bool {
+        self.meta().grad_fn.is_none()
+    }
+
+    pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        self.meta().grad_fn.clone()
+    }
+
+    pub fn grad(&self) -> Option<Tensor> {
+        self.meta().grad.clone()
+    }
+
+    pub fn set_grad(&self, g: Option<Tensor>) -> Result<()> {
+        if let Some(g) = &g {
+            if g.shape() != self.shape() {
+                return Err(Error::runtime(format!(
+                    "assigned grad has data of a different size: {:?} vs {:?}",
+                    g.shape(),
+                    self.shape()
+                )));
+            }
+        }
+        self.meta().grad = g;
+        Ok(())
+    }
+
+    pub fn retains_grad(&self) -> bool {
+        self.meta().retains_grad
+    }
+
+    /// Keeps `.grad` for a non-leaf tensor after backward.
+    pub fn retain_grad(&self) -> Result<()> {
+        let node = {
+            let mut m = self.meta();
+            if m.grad_fn.is_none() {
+                if !m.requires_grad {
+                    return Err(Error::runtime(
+                        "can't retain_grad on Tensor that has requires_grad=False",
+                    ));
+                }
+                return Ok(());
+            }
+            m.retains_grad = true;
+            m.grad_fn.clone().unwrap()
+        };
+        node.set_retained(Arc::downgrade(&self.0));
+        Ok(())
+    }
+
+    /// Registers a hook called with this tensor's gradient; it may return a replacement.
+    pub fn register_hook(&self, hook: GradHook) -> Result<usize> {
+        let id = crate::autograd::next_hook_id();
+        let mut m = self.meta();
+        if !(m.requires_grad || m.grad_fn.is_some()) {
+            return Err(Error::runtime(
+                "cannot register a hook on a tensor that doesn't require gradient",
+            ));
+        }
+        match &m.grad_fn {
+            Some(node) => node.add_pre_hook(id, hook),
+            None => m.hooks.push((id, hook)),
+        }
+        Ok(id)
+    }
+
+    pub fn remove_hook(&self, id: usize) {
+        let mut m = self.meta();
+        m.hooks.retain(|(i, _)| *i != id);
+        if let Some(node) = &m.grad_fn {
+            node.remove_pre_hook(id);
+        }
+    }
+
+    /// A new tensor sharing storage, cut from the graph.
+    pub fn detach(&self) -> Tensor {
+        self.alias(self.layout().clone())
+    }
+
+    /// `detach_`: makes this tensor a leaf that does not require grad.
+    pub fn detach_in_place(&self) {
+        let mut m = self.meta();
+        m.grad_fn = None;
+        m.requires_grad = false;
+    }
+
+    /// Replaces the history of this tensor after an in-place op.
+    pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>) {
+        self.meta().grad_fn = node;
+    }
+
+    pub fn contiguous_strides_of(shape: &[usize]) -> Vec<usize> {
+        contiguous_strides(shape)
+    }
+}

@@ -1,0 +1,29 @@
+//! Python bindings of ferrotorch: a thin layer over the `ferrotorch` crate.
+
+mod autograd;
+mod convert;
+mod creation;
+mod device;
+mod dtype;
+mod errors;
+mod interop;
+mod methods_math;
+mod methods_reduce;
+mod methods_shape;
+mod size;
+mod tensor;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<tensor::PyTensor>()?;
+    m.add_class::<device::PyDevice>()?;
+    m.add_function(wrap_pyfunction!(tensor::set_default_dtype, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::get_default_dtype, m)?)?;
+    m.add_function(wrap_pyfunction!(size::_set_size_class, m)?)?;
+    dtype::register(m)?;
+    creation::register(m)?;
+    autograd::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! Reductions as methods: `t.sum(dim, keepdim)`, `t.mean()`, `t.max(dim)` ...
+
+use crate::convert::extract_dims;
+use crate::dtype::extract_dtype;
+use crate::errors::IntoPy;
+use crate::tensor::PyTensor;
+use pyo3::prelude::*;
+
+fn cast_opt(t: &ferrotorch::Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<ferrotorch::Tensor> {
+    match dtype {
+        Some(d) if !d.is_none() => t.to_dtype(extract_dtype(d)?).py(),
+        _ => Ok(t.clone()),
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn sum(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let dims = extract_dims(dim)?;
+        let t = cast_opt(&self.t, dtype)?;
+        Ok(PyTensor::new(py.detach(|| t.sum_dims(&dims, keepdim)).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn mean(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let dims = extract_dims(dim)?;
+        let t = cast_opt(&self.t, dtype)?;
+        Ok(PyTensor::new(py.detach(|| t.mean_dims(&dims, keepdim)).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn prod(&self, dim: Option<i64>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let t = cast_opt(&self.t, dtype)?;
+        let dims: Vec<i64> = dim.into_iter().collect();
+        Ok(PyTensor::new(t.prod_dims(&dims, keepdim).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.amax_dims(&extract_dims(dim)?, keepdim, true).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn amin(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.amax_dims(&extract_dims(dim)?, keepdim, false).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmax(&self, dim: Option<i64>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.argmax(dim, keepdim, true).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmin(&self, dim: Option<i64>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.argmax(dim, keepdim, false).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn all(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.all_any(&extract_dims(dim)?, keepdim, true).py()?))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn any(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.all_any(&extract_dims(dim)?, keepdim, false).py()?))
+    }
+    #[pyo3(signature = (dim, *, dtype=None))]
+    fn cumsum(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumsum(dim).py()?))
+    }
+    #[pyo3(signature = (dim, *, dtype=None))]
+    fn cumprod(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumprod(dim).py()?))
+    }
+}

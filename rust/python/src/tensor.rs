@@ -1,0 +1,745 @@
+//! The `Tensor` class: a thin handle on the core tensor. Operators and hot methods go straight
+//! from the Python call to the Rust op.
+
+use crate::convert::{extract_operand, extract_scalar, scalar_to_py, sizes_from_args, Operand};
+use crate::dtype::{dtype_obj, extract_dtype, PyDType};
+use crate::errors::IntoPy;
+use ferrotorch::ops::BinaryOp;
+use ferrotorch::{DType, Scalar, Tensor};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+static DEFAULT_DTYPE: AtomicU8 = AtomicU8::new(0);
+
+/// The dtype of floats created without an explicit dtype (`torch.get_default_dtype()`).
+pub fn default_dtype() -> DType {
+    DType::ALL[DEFAULT_DTYPE.load(Ordering::Relaxed) as usize]
+}
+
+#[pyfunction]
+pub fn set_default_dtype(d: &Bound<'_, PyAny>) -> PyResult<()> {
+    let d = extract_dtype(d)?;
+    if !matches!(d, DType::F32 | DType::F64 | DType::F16 | DType::BF16) {
+        return Err(PyTypeError::new_err("only floating-point types are supported as the default type"));
+    }
+    DEFAULT_DTYPE.store(DType::ALL.iter().position(|&x| x == d).unwrap() as u8, Ordering::Relaxed);
+    Ok(())
+}
+
+#[pyfunction]
+pub fn get_default_dtype(py: Python<'_>) -> Py<PyDType> {
+    dtype_obj(py, default_dtype())
+}
+
+#[pyclass(name = "Tensor", module = "ferrotorch", subclass, dict, weakref)]
+pub struct PyTensor {
+    pub t: Tensor,
+}
+
+impl PyTensor {
+    pub fn new(t: Tensor) -> PyTensor {
+        PyTensor { t }
+    }
+}
+
+/// The result of a binary dunder: a tensor, or NotImplemented for foreign operands.
+fn binary_dunder(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp, reflected: bool) -> PyResult<Py<PyAny>> {
+    let r = match extract_operand(other)? {
+        Some(Operand::T(b)) => {
+            if reflected {
+                b.binary(op, a)
+            } else {
+                a.binary(op, &b)
+            }
+        }
+        Some(Operand::S(s)) => {
+            if reflected {
+                a.rbinary_scalar(op, s)
+            } else {
+                a.binary_scalar(op, s)
+            }
+        }
+        None => return Ok(py.NotImplemented()),
+    };
+    let t = py.detach(|| r).py()?;
+    Ok(Py::new(py, PyTensor::new(t))?.into_any())
+}
+
+/// The other operand of a method like `t.add(other)`; scalars become 0-d tensors.
+pub fn operand_tensor(a: &Tensor, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Tensor> {
+    match extract_operand(other)? {
+        Some(Operand::T(b)) => Ok(b),
+        Some(Operand::S(s)) => {
+            let dt = ferrotorch::dtype::result_type(
+                &[if a.ndim() == 0 { ferrotorch::dtype::Operand::ZeroDim(a.dtype()) } else { ferrotorch::dtype::Operand::Dim(a.dtype()) }, ferrotorch::dtype::Operand::Scalar(s.category())],
+                default_dtype(),
+            );
+            Ok(Tensor::scalar(s, dt))
+        }
+        None => Err(PyTypeError::new_err(format!("{op}(): argument 'other' must be Tensor or Number, not {}", other.get_type().name()?))),
+    }
+}
+
+fn apply_alpha(b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    match alpha {
+        None => Ok(b),
+        Some(a) => match extract_scalar(a)? {
+            Some(Scalar::Int(1)) => Ok(b),
+            Some(s) => b.mul_scalar(s).py(),
+            None => Err(PyTypeError::new_err("alpha must be a number")),
+        },
+    }
+}
+
+macro_rules! dunders {
+    ($($name:ident, $rname:ident => $op:expr;)*) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+                    binary_dunder(py, &self.t, other, $op, false)
+                }
+                fn $rname(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+                    binary_dunder(py, &self.t, other, $op, true)
+                }
+            )*
+        }
+    };
+}
+
+dunders! {
+    __add__, __radd__ => BinaryOp::Add;
+    __sub__, __rsub__ => BinaryOp::Sub;
+    __mul__, __rmul__ => BinaryOp::Mul;
+    __truediv__, __rtruediv__ => BinaryOp::Div;
+    __floordiv__, __rfloordiv__ => BinaryOp::FloorDiv;
+    __mod__, __rmod__ => BinaryOp::Rem;
+    __and__, __rand__ => BinaryOp::BitAnd;
+    __or__, __ror__ => BinaryOp::BitOr;
+    __xor__, __rxor__ => BinaryOp::BitXor;
+    __lshift__, __rlshift__ => BinaryOp::Shl;
+    __rshift__, __rrshift__ => BinaryOp::Shr;
+}
+
+/// Methods `t.add(other)` with the PyTorch name of each binary op.
+macro_rules! binary_methods {
+    ($($name:ident => $op:expr;)*) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+                    let b = operand_tensor(&self.t, other, stringify!($name))?;
+                    Ok(PyTensor::new(py.detach(|| self.t.binary($op, &b)).py()?))
+                }
+            )*
+        }
+    };
+}
+
+binary_methods! {
+    true_divide => BinaryOp::Div;
+    floor_divide => BinaryOp::FloorDiv;
+    remainder => BinaryOp::Rem;
+    maximum => BinaryOp::Maximum;
+    minimum => BinaryOp::Minimum;
+    atan2 => BinaryOp::Atan2;
+    arctan2 => BinaryOp::Atan2;
+    bitwise_and => BinaryOp::BitAnd;
+    bitwise_or => BinaryOp::BitOr;
+    bitwise_xor => BinaryOp::BitXor;
+    bitwise_left_shift => BinaryOp::Shl;
+    bitwise_right_shift => BinaryOp::Shr;
+    eq => BinaryOp::Eq;
+    ne => BinaryOp::Ne;
+    lt => BinaryOp::Lt;
+    le => BinaryOp::Le;
+    gt => BinaryOp::Gt;
+    ge => BinaryOp::Ge;
+    less => BinaryOp::Lt;
+    greater => BinaryOp::Gt;
+    less_equal => BinaryOp::Le;
+    greater_equal => BinaryOp::Ge;
+    not_equal => BinaryOp::Ne;
+    logical_and => BinaryOp::LogicalAnd;
+    logical_or => BinaryOp::LogicalOr;
+    logical_xor => BinaryOp::LogicalXor;
+}
+
+/// In-place forms `t.mul_(other)`; they return the tensor itself.
+macro_rules! inplace_binary_methods {
+    ($($name:ident => $op:expr;)*) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
+                    let b = operand_tensor(&slf.t, other, stringify!($name))?;
+                    slf.t.binary_($op, &b).py()?;
+                    Ok(slf)
+                }
+            )*
+        }
+    };
+}
+
+inplace_binary_methods! {
+    mul_ => BinaryOp::Mul;
+    div_ => BinaryOp::Div;
+    pow_ => BinaryOp::Pow;
+    floor_divide_ => BinaryOp::FloorDiv;
+    remainder_ => BinaryOp::Rem;
+    bitwise_and_ => BinaryOp::BitAnd;
+    bitwise_or_ => BinaryOp::BitOr;
+    bitwise_xor_ => BinaryOp::BitXor;
+    maximum_ => BinaryOp::Maximum;
+    minimum_ => BinaryOp::Minimum;
+}
+
+/// Augmented assignment (`t *= 2`): PyO3 hands back `self` when these return `()`.
+macro_rules! inplace_dunders {
+    ($($name:ident => $op:expr;)*) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+                    let b = operand_tensor(&self.t, other, stringify!($name))?;
+                    self.t.binary_($op, &b).py()
+                }
+            )*
+        }
+    };
+}
+
+inplace_dunders! {
+    __imul__ => BinaryOp::Mul;
+    __itruediv__ => BinaryOp::Div;
+    __ifloordiv__ => BinaryOp::FloorDiv;
+    __imod__ => BinaryOp::Rem;
+    __iand__ => BinaryOp::BitAnd;
+    __ior__ => BinaryOp::BitOr;
+    __ixor__ => BinaryOp::BitXor;
+    __isub__ => BinaryOp::Sub;
+}
+
+#[pymethods]
+impl PyTensor {
+    fn __ipow__(&self, other: &Bound<'_, PyAny>, _mod: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let b = operand_tensor(&self.t, other, "pow_")?;
+        self.t.binary_(BinaryOp::Pow, &b).py()
+    }
+    fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let b = operand_tensor(&self.t, other, "add_")?;
+        self.t.add_(&b).py()
+    }
+
+    /// `Tensor(data)`: like `ferrotorch.tensor(data)` with the default float dtype;
+    /// `Tensor(t)` aliases `t` (used by `nn.Parameter`).
+    #[new]
+    #[pyo3(signature = (*args))]
+    fn py_new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        if args.is_empty() {
+            return Ok(PyTensor::new(Tensor::zeros(&[0], default_dtype())));
+        }
+        let a0 = args.get_item(0)?;
+        if args.len() == 1 {
+            if let Ok(t) = a0.cast::<PyTensor>() {
+                return Ok(PyTensor::new(t.borrow().t.detach()));
+            }
+            if a0.is_instance_of::<PyList>() || a0.is_instance_of::<PyTuple>() {
+                let t = crate::creation::tensor_from_data(&a0, Some(default_dtype()))?;
+                return Ok(PyTensor::new(t));
+            }
+        }
+        let sizes = sizes_from_args(args)?;
+        let shape = crate::convert::to_usize_shape("Tensor", &sizes)?;
+        Ok(PyTensor::new(Tensor::zeros(&shape, default_dtype())))
+    }
+
+    fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, _mod: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        binary_dunder(py, &self.t, other, BinaryOp::Pow, false)
+    }
+    fn __rpow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, _mod: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        binary_dunder(py, &self.t, other, BinaryOp::Pow, true)
+    }
+    fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(o) = other.cast::<PyTensor>() else { return Ok(py.NotImplemented()) };
+        let b = o.borrow().t.clone();
+        let r = py.detach(|| self.t.matmul(&b)).py()?;
+        Ok(Py::new(py, PyTensor::new(r))?.into_any())
+    }
+    fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(o) = other.cast::<PyTensor>() else { return Ok(py.NotImplemented()) };
+        let b = o.borrow().t.clone();
+        let r = py.detach(|| b.matmul(&self.t)).py()?;
+        Ok(Py::new(py, PyTensor::new(r))?.into_any())
+    }
+    fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
+        use pyo3::basic::CompareOp::*;
+        let bop = match op {
+            Lt => BinaryOp::Lt,
+            Le => BinaryOp::Le,
+            Eq => BinaryOp::Eq,
+            Ne => BinaryOp::Ne,
+            Gt => BinaryOp::Gt,
+            Ge => BinaryOp::Ge,
+        };
+        binary_dunder(py, &self.t, other, bop, false)
+    }
+    fn __neg__(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.neg().py()?))
+    }
+    fn __pos__(&self) -> PyTensor {
+        PyTensor::new(self.t.clone())
+    }
+    fn __abs__(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.abs().py()?))
+    }
+    fn __invert__(&self) -> PyResult<PyTensor> {
+        self.bitwise_not()
+    }
+    /// `~t`: logical not for bool, bitwise not for integers.
+    fn bitwise_not(&self) -> PyResult<PyTensor> {
+        let t = &self.t;
+        let r = match t.dtype() {
+            DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
+            d if d.is_float() => return Err(PyTypeError::new_err(format!("bitwise_not: not implemented for '{}'", d.name()))),
+            _ => t.binary_scalar(BinaryOp::BitXor, Scalar::Int(-1)),
+        };
+        Ok(PyTensor::new(r.py()?))
+    }
+    fn logical_not(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.binary_scalar(BinaryOp::Eq, Scalar::Int(0)).and_then(|r| r.to_dtype(DType::Bool)).py()?))
+    }
+
+    #[pyo3(signature = (other, *, alpha=None))]
+    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
+        Ok(PyTensor::new(py.detach(|| self.t.add(&b)).py()?))
+    }
+    #[pyo3(signature = (other, *, alpha=None))]
+    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
+        Ok(PyTensor::new(py.detach(|| self.t.sub(&b)).py()?))
+    }
+    #[pyo3(signature = (other, *, alpha=None))]
+    fn subtract(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        self.sub(py, other, alpha)
+    }
+    fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = operand_tensor(&self.t, other, "mul")?;
+        Ok(PyTensor::new(py.detach(|| self.t.mul(&b)).py()?))
+    }
+    fn multiply(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.mul(py, other)
+    }
+    /// `div(other, rounding_mode=None|'trunc'|'floor')`.
+    #[pyo3(signature = (other, *, rounding_mode=None))]
+    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<PyTensor> {
+        let b = operand_tensor(&self.t, other, "div")?;
+        let r = match rounding_mode {
+            None => py.detach(|| self.t.div(&b)),
+            Some("floor") => self.t.binary(BinaryOp::FloorDiv, &b),
+            Some("trunc") => {
+                let q = self.t.binary(BinaryOp::Div, &b).py()?;
+                let q = q.unary(ferrotorch::ops::UnaryOp::Trunc).py()?;
+                let dt = ferrotorch::dtype::promote_types(self.t.dtype(), b.dtype());
+                q.to_dtype(dt)
+            }
+            Some(m) => return Err(pyo3::exceptions::PyValueError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
+        };
+        Ok(PyTensor::new(r.py()?))
+    }
+    #[pyo3(signature = (other, *, rounding_mode=None))]
+    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<PyTensor> {
+        self.div(py, other, rounding_mode)
+    }
+    fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = operand_tensor(&self.t, exponent, "pow")?;
+        Ok(PyTensor::new(py.detach(|| self.t.pow(&b)).py()?))
+    }
+    fn float_power(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = operand_tensor(&self.t, exponent, "float_power")?;
+        let a = self.t.to_dtype(DType::F64).py()?;
+        let b = b.to_dtype(DType::F64).py()?;
+        Ok(PyTensor::new(py.detach(|| a.pow(&b)).py()?))
+    }
+    #[pyo3(signature = (other, *, alpha=None))]
+    fn add_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<PyRef<'py, Self>> {
+        let b = apply_alpha(operand_tensor(&slf.t, other, "add_")?, alpha)?;
+        slf.t.add_(&b).py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (other, *, alpha=None))]
+    fn sub_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<PyRef<'py, Self>> {
+        let b = apply_alpha(operand_tensor(&slf.t, other, "sub_")?, alpha)?;
+        slf.t.binary_(BinaryOp::Sub, &b).py()?;
+        Ok(slf)
+    }
+
+    fn matmul(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        let b = other.t.clone();
+        Ok(PyTensor::new(py.detach(|| self.t.matmul(&b)).py()?))
+    }
+    fn mm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        let b = mat2.t.clone();
+        Ok(PyTensor::new(py.detach(|| self.t.mm(&b)).py()?))
+    }
+    fn bmm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        let b = mat2.t.clone();
+        Ok(PyTensor::new(py.detach(|| self.t.bmm(&b)).py()?))
+    }
+    fn mv(&self, vec: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.mv(&vec.t).py()?))
+    }
+    fn dot(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.dot(&other.t).py()?))
+    }
+    fn inner(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.dot(&other.t).py()?))
+    }
+    fn outer(&self, vec2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.outer(&vec2.t).py()?))
+    }
+    fn ger(&self, vec2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        self.outer(vec2)
+    }
+
+    // ---- properties ----
+
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        crate::size::make_size(py, self.t.shape())
+    }
+    /// `size()` or `size(dim)`.
+    #[pyo3(signature = (dim=None))]
+    fn size(&self, py: Python<'_>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => crate::size::make_size(py, self.t.shape()),
+            Some(d) => Ok(self.t.size_at(d).py()?.into_pyobject(py)?.into_any().unbind()),
+        }
+    }
+    #[getter]
+    fn dtype(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.t.dtype())
+    }
+    #[getter]
+    fn device(&self) -> crate::device::PyDevice {
+        crate::device::PyDevice { d: self.t.device() }
+    }
+    #[getter]
+    fn is_cuda(&self) -> bool {
+        !matches!(self.t.device(), ferrotorch::Device::Cpu)
+    }
+    #[getter]
+    fn is_cpu(&self) -> bool {
+        matches!(self.t.device(), ferrotorch::Device::Cpu)
+    }
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.t.ndim()
+    }
+    fn dim(&self) -> usize {
+        self.t.ndim()
+    }
+    fn ndimension(&self) -> usize {
+        self.t.ndim()
+    }
+    fn numel(&self) -> usize {
+        self.t.numel()
+    }
+    fn nelement(&self) -> usize {
+        self.t.numel()
+    }
+    fn element_size(&self) -> usize {
+        self.t.dtype().size()
+    }
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.t.dtype().size()
+    }
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.t.dtype().size() * self.t.numel()
+    }
+    #[pyo3(signature = (dim=None))]
+    fn stride(&self, py: Python<'_>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => Ok(PyTuple::new(py, self.t.strides())?.into_any().unbind()),
+            Some(d) => {
+                let d = ferrotorch::layout::wrap_dim("stride", d, self.t.ndim()).py()?;
+                Ok(self.t.strides()[d].into_pyobject(py)?.into_any().unbind())
+            }
+        }
+    }
+    fn storage_offset(&self) -> usize {
+        self.t.offset()
+    }
+    fn data_ptr(&self) -> usize {
+        self.t.data_ptr()
+    }
+    /// Version counter of the storage (bumped by in-place ops).
+    #[getter]
+    fn _version(&self) -> u64 {
+        self.t.version()
+    }
+    fn is_contiguous(&self) -> bool {
+        self.t.is_contiguous()
+    }
+    fn is_floating_point(&self) -> bool {
+        self.t.dtype().is_float()
+    }
+    fn is_complex(&self) -> bool {
+        false
+    }
+    fn is_signed(&self) -> bool {
+        !matches!(self.t.dtype(), DType::U8 | DType::Bool)
+    }
+    /// `get_device()` (attached under that name in Python): -1 for CPU.
+    fn _device_index(&self) -> i64 {
+        match self.t.device() {
+            ferrotorch::Device::Cpu => -1,
+            ferrotorch::Device::Cuda(i) => i as i64,
+        }
+    }
+    fn is_shared(&self) -> bool {
+        false
+    }
+    #[getter]
+    fn is_sparse(&self) -> bool {
+        false
+    }
+    #[getter]
+    fn is_quantized(&self) -> bool {
+        false
+    }
+    #[getter]
+    fn is_meta(&self) -> bool {
+        false
+    }
+    #[getter]
+    fn layout(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(py.import("ferrotorch")?.getattr("strided")?.unbind())
+    }
+    /// Two tensors are the same object when they wrap the same core tensor.
+    fn _cdata(&self) -> usize {
+        self.t.id()
+    }
+    fn untyped_storage_ptr(&self) -> usize {
+        self.t.storage().ptr() as usize
+    }
+
+    // ---- conversion ----
+
+    fn item(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        scalar_to_py(py, self.t.item().py()?)
+    }
+    fn __float__(&self) -> PyResult<f64> {
+        Ok(self.t.item().py()?.to_f64())
+    }
+    fn __int__(&self) -> PyResult<i64> {
+        Ok(self.t.item().py()?.to_i64())
+    }
+    fn __index__(&self) -> PyResult<i64> {
+        if self.t.dtype().is_float() || self.t.numel() != 1 {
+            return Err(PyTypeError::new_err("only integer tensors of a single element can be converted to an index"));
+        }
+        Ok(self.t.item().py()?.to_i64())
+    }
+    fn __bool__(&self) -> PyResult<bool> {
+        if self.t.numel() != 1 {
+            return Err(PyRuntimeError::new_err(format!(
+                "Boolean value of Tensor with more than one value is ambiguous (shape {:?})",
+                self.t.shape()
+            )));
+        }
+        Ok(self.t.item().py()?.to_f64() != 0.0)
+    }
+    fn __len__(&self) -> PyResult<usize> {
+        if self.t.ndim() == 0 {
+            return Err(PyTypeError::new_err("len() of a 0-d tensor"));
+        }
+        Ok(self.t.shape()[0])
+    }
+    fn tolist(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        crate::creation::to_list(py, &self.t)
+    }
+    fn __hash__(&self) -> usize {
+        self.t.id()
+    }
+
+    /// `to(dtype)`, `to(device)`, `to(other)`, `to(device, dtype)`, with `copy=`.
+    #[pyo3(signature = (*args, dtype=None, device=None, non_blocking=false, copy=false))]
+    fn to(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, non_blocking: bool, copy: bool) -> PyResult<Py<PyAny>> {
+        let _ = non_blocking;
+        let mut target = dtype.map(extract_dtype).transpose()?;
+        if let Some(d) = device {
+            crate::device::extract_device(d)?.check_available().py()?;
+        }
+        for a in args.iter() {
+            if let Ok(t) = a.cast::<PyTensor>() {
+                target = Some(t.borrow().t.dtype());
+            } else if let Ok(d) = extract_dtype(&a) {
+                target = Some(d);
+            } else if a.is_none() {
+            } else {
+                crate::device::extract_device(&a)?.check_available().py()?;
+            }
+        }
+        let t = slf.borrow().t.clone();
+        let out = match target {
+            Some(d) if d != t.dtype() => t.to_dtype(d).py()?,
+            _ if copy => t.clone_tensor(),
+            _ => return Ok(slf.clone().into_any().unbind()),
+        };
+        Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
+    }
+    #[pyo3(signature = (dtype=None))]
+    fn r#type(&self, py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        match dtype {
+            None => Ok(format!("torch.{}", self.t.dtype().legacy_name()).into_pyobject(py)?.into_any().unbind()),
+            Some(d) => Ok(Py::new(py, PyTensor::new(self.t.to_dtype(extract_dtype(d)?).py()?))?.into_any()),
+        }
+    }
+    fn type_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(other.t.dtype()).py()?))
+    }
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn cpu<'py>(slf: PyRef<'py, Self>, _args: &Bound<'py, PyTuple>, _kwargs: Option<&Bound<'py, pyo3::types::PyDict>>) -> PyRef<'py, Self> {
+        slf
+    }
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn cuda(&self, _args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<PyTensor> {
+        ferrotorch::Device::Cuda(0).check_available().py()?;
+        Ok(PyTensor::new(self.t.clone()))
+    }
+    fn float(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::F32).py()?))
+    }
+    fn double(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::F64).py()?))
+    }
+    fn half(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::F16).py()?))
+    }
+    fn bfloat16(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::BF16).py()?))
+    }
+    fn long(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::I64).py()?))
+    }
+    fn int(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::I32).py()?))
+    }
+    fn short(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::I16).py()?))
+    }
+    fn char(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::I8).py()?))
+    }
+    fn byte(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::U8).py()?))
+    }
+    fn bool(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.to_dtype(DType::Bool).py()?))
+    }
+    #[pyo3(signature = (*, memory_format=None))]
+    fn clone(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyTensor {
+        let _ = memory_format;
+        PyTensor::new(self.t.clone_tensor())
+    }
+    #[pyo3(signature = (memory_format=None))]
+    fn contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyTensor {
+        let _ = memory_format;
+        PyTensor::new(self.t.contiguous())
+    }
+
+    // ---- autograd ----
+
+    #[getter]
+    fn requires_grad(&self) -> bool {
+        self.t.requires_grad()
+    }
+    #[setter(requires_grad)]
+    fn set_requires_grad_attr(&self, flag: bool) -> PyResult<()> {
+        self.t.set_requires_grad(flag).py()
+    }
+    #[pyo3(signature = (requires_grad=true))]
+    fn requires_grad_(slf: PyRef<'_, Self>, requires_grad: bool) -> PyResult<PyRef<'_, Self>> {
+        slf.t.set_requires_grad(requires_grad).py()?;
+        Ok(slf)
+    }
+    #[getter]
+    fn grad(&self) -> Option<PyTensor> {
+        self.t.grad().map(PyTensor::new)
+    }
+    #[setter(grad)]
+    fn set_grad(&self, g: Option<PyRef<'_, PyTensor>>) -> PyResult<()> {
+        self.t.set_grad(g.map(|g| g.t.clone())).py()
+    }
+    #[getter]
+    fn grad_fn(&self) -> Option<crate::autograd::PyNode> {
+        self.t.grad_fn().map(|n| crate::autograd::PyNode { node: n })
+    }
+    #[getter]
+    fn is_leaf(&self) -> bool {
+        self.t.is_leaf()
+    }
+    #[getter]
+    fn retains_grad(&self) -> bool {
+        self.t.retains_grad()
+    }
+    fn retain_grad(&self) -> PyResult<()> {
+        self.t.retain_grad().py()
+    }
+    fn detach(&self) -> PyTensor {
+        PyTensor::new(self.t.detach())
+    }
+    fn detach_(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf.t.detach_in_place();
+        slf
+    }
+    /// `.data`: the same memory without history.
+    #[getter]
+    fn data(&self) -> PyTensor {
+        PyTensor::new(self.t.detach())
+    }
+    #[setter(data)]
+    fn set_data(&self, other: PyRef<'_, PyTensor>) -> PyResult<()> {
+        if other.t.shape() != self.t.shape() || other.t.dtype() != self.t.dtype() {
+            return Err(PyRuntimeError::new_err(format!(
+                "data: assigning a tensor of shape {:?} and dtype {} to one of shape {:?} and dtype {} is not supported; use copy_",
+                other.t.shape(), other.t.dtype().name(), self.t.shape(), self.t.dtype().name()
+            )));
+        }
+        let _g = ferrotorch::autograd::GradModeGuard::new(false);
+        self.t.detach().apply_inplace("data", &[], |_| Ok(other.t.clone())).py()
+    }
+    #[pyo3(signature = (gradient=None, retain_graph=None, create_graph=false, inputs=None))]
+    fn backward(&self, py: Python<'_>, gradient: Option<PyRef<'_, PyTensor>>, retain_graph: Option<bool>, create_graph: bool, inputs: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        if inputs.is_some() {
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err("backward(inputs=...) is not supported yet; use torch.autograd.grad"));
+        }
+        let g = match gradient {
+            Some(g) => g.t.clone(),
+            None => {
+                if self.t.numel() != 1 {
+                    return Err(PyRuntimeError::new_err(format!("grad can be implicitly created only for scalar outputs (got shape {:?})", self.t.shape())));
+                }
+                Tensor::ones(self.t.shape(), self.t.dtype())
+            }
+        };
+        let root = self.t.clone();
+        let retain = retain_graph.unwrap_or(create_graph);
+        py.detach(|| ferrotorch::autograd::backward(&[root], &[g], retain, create_graph)).map_err(crate::autograd::take_error)
+    }
+    /// Registers `hook(grad)`; returns a handle with `remove()`.
+    fn register_hook(&self, py: Python<'_>, hook: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        let id = self.t.register_hook(crate::autograd::py_hook(hook)).py()?;
+        let t = PyTensor::new(self.t.clone());
+        crate::autograd::make_handle(py, t, id)
+    }
+    fn _remove_hook(&self, id: usize) {
+        self.t.remove_hook(id);
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Creates .venv (once), installs the build and test tools, and builds ferrotorch in release mode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+. .venv/bin/activate
+python -m pip install -q --upgrade pip >/dev/null
+python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff
+maturin develop --release -q
