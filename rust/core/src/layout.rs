@@ -34,7 +34,11 @@ pub fn wrap_dim(op: &str, dim: i64, ndim: usize) -> Result<usize> {
             n - 1
         )));
     }
-    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+    Ok(if dim < 0 {
+        (dim + n) as usize
+    } else {
+        dim as usize
+    })
 }
 
 /// The broadcast of two shapes, or PyTorch's error naming both.
@@ -42,8 +46,16 @@ pub fn broadcast_shapes(op: &str, a: &[usize], b: &[usize]) -> Result<Vec<usize>
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -62,7 +74,11 @@ pub fn broadcast_shapes(op: &str, a: &[usize], b: &[usize]) -> Result<Vec<usize>
 
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Layout {
-        Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+        Layout {
+            shape: shape.to_vec(),
+            strides: contiguous_strides(shape),
+            offset: 0,
+        }
     }
 
     pub fn ndim(&self) -> usize {
@@ -93,7 +109,14 @@ impl Layout {
         if self.numel() == 0 {
             return self.offset;
         }
-        self.offset + self.shape.iter().zip(&self.strides).map(|(d, s)| (d - 1) * s).sum::<usize>() + 1
+        self.offset
+            + self
+                .shape
+                .iter()
+                .zip(&self.strides)
+                .map(|(d, s)| (d - 1) * s)
+                .sum::<usize>()
+            + 1
     }
 
     /// Strides that broadcast this layout to `shape` (0 for expanded dims).
@@ -130,7 +153,12 @@ impl Layout {
 
 /// Visits the storage offset of every element of a strided view in row-major order.
 /// The innermost dimension is a tight loop; this is the one strided walk all copies use.
-pub fn for_each_offset(shape: &[usize], strides: &[usize], offset: usize, mut f: impl FnMut(usize)) {
+pub fn for_each_offset(
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+    mut f: impl FnMut(usize),
+) {
     let n = numel(shape);
     if n == 0 {
         return;

@@ -155,7 +155,12 @@ mod tests {
         let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut buf = vec![1.0f32; 4];
         let s = unsafe {
-            Storage::from_foreign(buf.as_mut_ptr() as *mut u8, 16, Box::new(Flag(dropped.clone())), false)
+            Storage::from_foreign(
+                buf.as_mut_ptr() as *mut u8,
+                16,
+                Box::new(Flag(dropped.clone())),
+                false,
+            )
         };
         let s2 = s.clone();
         drop(s);

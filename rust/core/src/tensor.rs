@@ -29,13 +29,23 @@ pub struct Tensor(pub(crate) Arc<TensorImpl>);
 
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tensor(shape={:?}, dtype={})", self.shape(), self.dtype().name())
+        write!(
+            f,
+            "Tensor(shape={:?}, dtype={})",
+            self.shape(),
+            self.dtype().name()
+        )
     }
 }
 
 impl Tensor {
     pub fn from_parts(storage: Storage, layout: Layout, dtype: DType) -> Tensor {
-        Tensor(Arc::new(TensorImpl { storage, layout, dtype, meta: Mutex::new(Meta::default()) }))
+        Tensor(Arc::new(TensorImpl {
+            storage,
+            layout,
+            dtype,
+            meta: Mutex::new(Meta::default()),
+        }))
     }
 
     /// A zero-filled contiguous tensor.
@@ -53,7 +63,11 @@ impl Tensor {
                 data.len()
             )));
         }
-        Ok(Tensor::from_parts(Storage::from_vec(data), Layout::contiguous(shape), T::DTYPE))
+        Ok(Tensor::from_parts(
+            Storage::from_vec(data),
+            Layout::contiguous(shape),
+            T::DTYPE,
+        ))
     }
 
     /// A 0-d tensor holding `v` converted to `dtype`.
@@ -129,13 +143,21 @@ impl Tensor {
 
     /// All elements in row-major order, converted to `T`.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        let t = if self.dtype() == T::DTYPE { self.clone() } else { self.to_dtype(T::DTYPE).unwrap() };
+        let t = if self.dtype() == T::DTYPE {
+            self.clone()
+        } else {
+            self.to_dtype(T::DTYPE).unwrap()
+        };
         t.contiguous_data::<T>().into_owned()
     }
 
     /// Row-major elements; borrowed when contiguous, copied otherwise. `T` must be the dtype.
     pub fn contiguous_data<T: Element>(&self) -> std::borrow::Cow<'_, [T]> {
-        assert_eq!(T::DTYPE, self.dtype(), "contiguous_data: element type mismatch");
+        assert_eq!(
+            T::DTYPE,
+            self.dtype(),
+            "contiguous_data: element type mismatch"
+        );
         if self.is_contiguous() {
             std::borrow::Cow::Borrowed(self.contiguous_slice::<T>())
         } else {

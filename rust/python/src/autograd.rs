@@ -29,19 +29,36 @@ impl PyNode {
             .map(|e| -> PyResult<Py<PyAny>> {
                 let n: Py<PyAny> = match e {
                     Some(Edge::Node(n)) => Py::new(py, PyNode { node: n.clone() })?.into_any(),
-                    Some(Edge::Leaf(t)) => Py::new(py, PyAccumulateGrad { variable: t.clone() })?.into_any(),
+                    Some(Edge::Leaf(t)) => Py::new(
+                        py,
+                        PyAccumulateGrad {
+                            variable: t.clone(),
+                        },
+                    )?
+                    .into_any(),
                     None => py.None(),
                 };
-                Ok(PyTuple::new(py, [n, 0i64.into_pyobject(py)?.into_any().unbind()])?.into_any().unbind())
+                Ok(
+                    PyTuple::new(py, [n, 0i64.into_pyobject(py)?.into_any().unbind()])?
+                        .into_any()
+                        .unbind(),
+                )
             })
             .collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, items)?.unbind())
     }
     fn __repr__(&self) -> String {
-        format!("<{} object at {:#x}>", self.node.name(), Arc::as_ptr(&self.node) as usize)
+        format!(
+            "<{} object at {:#x}>",
+            self.node.name(),
+            Arc::as_ptr(&self.node) as usize
+        )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyNode>().map(|o| Arc::ptr_eq(&o.get().node, &self.node)).unwrap_or(false)
+        other
+            .cast::<PyNode>()
+            .map(|o| Arc::ptr_eq(&o.get().node, &self.node))
+            .unwrap_or(false)
     }
     fn __hash__(&self) -> usize {
         Arc::as_ptr(&self.node) as usize
@@ -96,11 +113,16 @@ pub fn take_error(e: Error) -> PyErr {
 pub fn py_hook(hook: Py<PyAny>) -> GradHook {
     Arc::new(move |g: &Tensor| {
         Python::attach(|py| -> ferrotorch::Result<Option<Tensor>> {
-            let r = hook.call1(py, (PyTensor::new(g.clone()),)).map_err(py_err_to_core)?;
+            let r = hook
+                .call1(py, (PyTensor::new(g.clone()),))
+                .map_err(py_err_to_core)?;
             if r.is_none(py) {
                 return Ok(None);
             }
-            let t = r.bind(py).cast::<PyTensor>().map_err(|_| Error::runtime("hook must return a Tensor or None"))?;
+            let t = r
+                .bind(py)
+                .cast::<PyTensor>()
+                .map_err(|_| Error::runtime("hook must return a Tensor or None"))?;
             Ok(Some(t.borrow().t.clone()))
         })
     })
@@ -109,7 +131,9 @@ pub fn py_hook(hook: Py<PyAny>) -> GradHook {
 /// A `RemovableHandle` from the Python side.
 pub fn make_handle(py: Python<'_>, t: PyTensor, id: usize) -> PyResult<Py<PyAny>> {
     let m = py.import("ferrotorch.utils.hooks")?;
-    Ok(m.getattr("_TensorHookHandle")?.call1((Py::new(py, t)?, id))?.unbind())
+    Ok(m.getattr("_TensorHookHandle")?
+        .call1((Py::new(py, t)?, id))?
+        .unbind())
 }
 
 fn tensors_of(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
@@ -131,15 +155,25 @@ fn grads_of(outputs: &[Tensor], g: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Te
             if let Ok(t) = g.cast::<PyTensor>() {
                 vec![Some(t.borrow().t.clone())]
             } else {
-                g.try_iter()?.map(|x| -> PyResult<Option<Tensor>> {
-                    let x = x?;
-                    if x.is_none() { Ok(None) } else { Ok(Some(x.cast::<PyTensor>()?.borrow().t.clone())) }
-                }).collect::<PyResult<_>>()?
+                g.try_iter()?
+                    .map(|x| -> PyResult<Option<Tensor>> {
+                        let x = x?;
+                        if x.is_none() {
+                            Ok(None)
+                        } else {
+                            Ok(Some(x.cast::<PyTensor>()?.borrow().t.clone()))
+                        }
+                    })
+                    .collect::<PyResult<_>>()?
             }
         }
     };
     if given.len() != outputs.len() {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("grad_tensors should have the same length as tensors ({} vs {})", given.len(), outputs.len())));
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "grad_tensors should have the same length as tensors ({} vs {})",
+            given.len(),
+            outputs.len()
+        )));
     }
     outputs
         .iter()
@@ -147,35 +181,74 @@ fn grads_of(outputs: &[Tensor], g: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Te
         .map(|(o, g)| match g {
             Some(g) => Ok(g),
             None if o.numel() == 1 => Ok(Tensor::ones(o.shape(), o.dtype())),
-            None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!("grad can be implicitly created only for scalar outputs (got shape {:?})", o.shape()))),
+            None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "grad can be implicitly created only for scalar outputs (got shape {:?})",
+                o.shape()
+            ))),
         })
         .collect()
 }
 
 #[pyfunction]
 #[pyo3(signature = (tensors, grad_tensors=None, retain_graph=None, create_graph=false))]
-pub fn _backward(py: Python<'_>, tensors: &Bound<'_, PyAny>, grad_tensors: Option<&Bound<'_, PyAny>>, retain_graph: Option<bool>, create_graph: bool) -> PyResult<()> {
+pub fn _backward(
+    py: Python<'_>,
+    tensors: &Bound<'_, PyAny>,
+    grad_tensors: Option<&Bound<'_, PyAny>>,
+    retain_graph: Option<bool>,
+    create_graph: bool,
+) -> PyResult<()> {
     let outs = tensors_of(tensors)?;
     let grads = grads_of(&outs, grad_tensors)?;
-    py.detach(|| autograd::backward(&outs, &grads, retain_graph.unwrap_or(create_graph), create_graph)).map_err(take_error)
+    py.detach(|| {
+        autograd::backward(
+            &outs,
+            &grads,
+            retain_graph.unwrap_or(create_graph),
+            create_graph,
+        )
+    })
+    .map_err(take_error)
 }
 
 #[pyfunction]
 #[pyo3(signature = (outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=false, allow_unused=None, materialize_grads=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn _grad(py: Python<'_>, outputs: &Bound<'_, PyAny>, inputs: &Bound<'_, PyAny>, grad_outputs: Option<&Bound<'_, PyAny>>, retain_graph: Option<bool>, create_graph: bool, allow_unused: Option<bool>, materialize_grads: bool) -> PyResult<Py<PyTuple>> {
+pub fn _grad(
+    py: Python<'_>,
+    outputs: &Bound<'_, PyAny>,
+    inputs: &Bound<'_, PyAny>,
+    grad_outputs: Option<&Bound<'_, PyAny>>,
+    retain_graph: Option<bool>,
+    create_graph: bool,
+    allow_unused: Option<bool>,
+    materialize_grads: bool,
+) -> PyResult<Py<PyTuple>> {
     let outs = tensors_of(outputs)?;
     let ins = tensors_of(inputs)?;
     let grads = grads_of(&outs, grad_outputs)?;
     let allow = allow_unused.unwrap_or(materialize_grads);
-    let r = py.detach(|| autograd::grad(&outs, &grads, &ins, retain_graph.unwrap_or(create_graph), create_graph, allow)).map_err(take_error)?;
+    let r = py
+        .detach(|| {
+            autograd::grad(
+                &outs,
+                &grads,
+                &ins,
+                retain_graph.unwrap_or(create_graph),
+                create_graph,
+                allow,
+            )
+        })
+        .map_err(take_error)?;
     let items: Vec<Py<PyAny>> = r
         .into_iter()
         .zip(&ins)
         .map(|(g, i)| -> PyResult<Py<PyAny>> {
             match g {
                 Some(g) => Ok(Py::new(py, PyTensor::new(g))?.into_any()),
-                None if materialize_grads => Ok(Py::new(py, PyTensor::new(i.zeros_like()))?.into_any()),
+                None if materialize_grads => {
+                    Ok(Py::new(py, PyTensor::new(i.zeros_like()))?.into_any())
+                }
                 None => Ok(py.None()),
             }
         })
@@ -217,19 +290,42 @@ pub fn _restore_inference_mode(prev: (bool, bool)) {
 /// `backward(*grads)` is called with one gradient (the output's) and returns a tuple with one
 /// entry per input. Returns new tensors that alias the outputs and carry the node.
 #[pyfunction]
-pub fn _function_node(py: Python<'_>, name: String, inputs: &Bound<'_, PyList>, outputs: &Bound<'_, PyList>, backward: Py<PyAny>, non_differentiable: Vec<bool>) -> PyResult<Vec<Py<PyAny>>> {
-    let ins: Vec<Option<Tensor>> = inputs.iter().map(|i| i.cast::<PyTensor>().ok().map(|t| t.borrow().t.clone())).collect();
-    let outs: Vec<Tensor> = outputs.iter().map(|o| Ok(o.cast::<PyTensor>()?.borrow().t.clone())).collect::<PyResult<_>>()?;
+pub fn _function_node(
+    py: Python<'_>,
+    name: String,
+    inputs: &Bound<'_, PyList>,
+    outputs: &Bound<'_, PyList>,
+    backward: Py<PyAny>,
+    non_differentiable: Vec<bool>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let ins: Vec<Option<Tensor>> = inputs
+        .iter()
+        .map(|i| i.cast::<PyTensor>().ok().map(|t| t.borrow().t.clone()))
+        .collect();
+    let outs: Vec<Tensor> = outputs
+        .iter()
+        .map(|o| Ok(o.cast::<PyTensor>()?.borrow().t.clone()))
+        .collect::<PyResult<_>>()?;
     let any_grad = autograd::is_grad_enabled() && ins.iter().flatten().any(|t| t.requires_grad());
     let n_out = outs.len();
-    let shapes: Vec<(Vec<usize>, ferrotorch::DType)> = outs.iter().map(|o| (o.shape().to_vec(), o.dtype())).collect();
+    let shapes: Vec<(Vec<usize>, ferrotorch::DType)> = outs
+        .iter()
+        .map(|o| (o.shape().to_vec(), o.dtype()))
+        .collect();
     let mut result = Vec::new();
     // One node per differentiable output; each calls backward with zeros for the other outputs.
     let backward = Arc::new(backward);
     for (k, o) in outs.iter().enumerate() {
         let alias = o.detach();
-        if any_grad && !non_differentiable.get(k).copied().unwrap_or(false) && o.dtype().is_float() {
-            let in_refs: Vec<Tensor> = ins.iter().map(|t| t.clone().unwrap_or_else(|| Tensor::zeros(&[], ferrotorch::DType::F32))).collect();
+        if any_grad && !non_differentiable.get(k).copied().unwrap_or(false) && o.dtype().is_float()
+        {
+            let in_refs: Vec<Tensor> = ins
+                .iter()
+                .map(|t| {
+                    t.clone()
+                        .unwrap_or_else(|| Tensor::zeros(&[], ferrotorch::DType::F32))
+                })
+                .collect();
             let mask: Vec<bool> = ins.iter().map(|t| t.is_some()).collect();
             let bw = backward.clone();
             let shapes = shapes.clone();
@@ -238,19 +334,37 @@ pub fn _function_node(py: Python<'_>, name: String, inputs: &Bound<'_, PyList>, 
                 Python::attach(|py| -> ferrotorch::Result<Vec<Option<Tensor>>> {
                     let grads: Vec<Py<PyAny>> = (0..n_out)
                         .map(|j| {
-                            let t = if j == k { g.clone() } else { Tensor::zeros(&shapes[j].0, shapes[j].1) };
+                            let t = if j == k {
+                                g.clone()
+                            } else {
+                                Tensor::zeros(&shapes[j].0, shapes[j].1)
+                            };
                             Py::new(py, PyTensor::new(t)).map(|p| p.into_any())
                         })
                         .collect::<PyResult<_>>()
                         .map_err(py_err_to_core)?;
-                    let r = bw.call1(py, PyTuple::new(py, grads).map_err(py_err_to_core)?).map_err(py_err_to_core)?;
+                    let r = bw
+                        .call1(py, PyTuple::new(py, grads).map_err(py_err_to_core)?)
+                        .map_err(py_err_to_core)?;
                     let r = r.bind(py);
-                    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = r.cast::<PyTuple>() { t.iter().collect() } else { vec![r.clone()] };
+                    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = r.cast::<PyTuple>() {
+                        t.iter().collect()
+                    } else {
+                        vec![r.clone()]
+                    };
                     let mut out = Vec::new();
                     for (i, present) in mask.iter().enumerate() {
                         let item = items.get(i);
                         let gt = match item {
-                            Some(x) if !x.is_none() && *present => Some(x.cast::<PyTensor>().map_err(|_| Error::runtime("backward must return Tensors or None"))?.borrow().t.clone()),
+                            Some(x) if !x.is_none() && *present => Some(
+                                x.cast::<PyTensor>()
+                                    .map_err(|_| {
+                                        Error::runtime("backward must return Tensors or None")
+                                    })?
+                                    .borrow()
+                                    .t
+                                    .clone(),
+                            ),
                             _ => None,
                         };
                         out.push(gt);

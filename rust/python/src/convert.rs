@@ -26,12 +26,18 @@ pub fn extract_scalar(ob: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
         return Ok(Some(Scalar::Bool(ob.is_truthy()?)));
     }
     if ty.starts_with("int") || ty.starts_with("uint") {
-        if let Ok(v) = ob.call_method0("__index__").and_then(|v| v.extract::<i64>()) {
+        if let Ok(v) = ob
+            .call_method0("__index__")
+            .and_then(|v| v.extract::<i64>())
+        {
             return Ok(Some(Scalar::Int(v)));
         }
     }
     if ty.starts_with("float") {
-        if let Ok(v) = ob.call_method0("__float__").and_then(|v| v.extract::<f64>()) {
+        if let Ok(v) = ob
+            .call_method0("__float__")
+            .and_then(|v| v.extract::<f64>())
+        {
             return Ok(Some(Scalar::Float(v)));
         }
     }
@@ -60,6 +66,7 @@ pub fn extract_operand(ob: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
 }
 
 /// A tensor argument, where a Python number is also accepted (as a 0-d tensor).
+#[allow(dead_code)] // for ops that accept a Python number where a tensor is expected
 pub fn extract_tensor_like(ob: &Bound<'_, PyAny>, op: &str) -> PyResult<Tensor> {
     if let Ok(t) = ob.cast::<PyTensor>() {
         return Ok(t.borrow().t.clone());
@@ -93,12 +100,22 @@ pub fn int_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     if let Ok(i) = ob.extract::<i64>() {
         return Ok(vec![i]);
     }
-    let seq = ob.cast::<PySequence>().map_err(|_| PyTypeError::new_err(format!("expected a sequence of ints, got {}", ob.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let seq = ob.cast::<PySequence>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a sequence of ints, got {}",
+            ob.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
     let mut out = Vec::with_capacity(seq.len()?);
     for item in seq.try_iter()? {
         let item = item?;
         if item.is_instance_of::<PyFloat>() {
-            return Err(PyTypeError::new_err("expected a sequence of integers, but got a float"));
+            return Err(PyTypeError::new_err(
+                "expected a sequence of integers, but got a float",
+            ));
         }
         let v = if let Ok(t) = item.cast::<PyTensor>() {
             t.borrow().t.item().map_err(crate::errors::to_py)?.to_i64()
@@ -115,7 +132,9 @@ pub fn to_usize_shape(op: &str, sizes: &[i64]) -> PyResult<Vec<usize>> {
         .iter()
         .map(|&s| {
             if s < 0 {
-                Err(pyo3::exceptions::PyRuntimeError::new_err(format!("{op}(): Trying to create tensor with negative dimension {s}: {sizes:?}")))
+                Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "{op}(): Trying to create tensor with negative dimension {s}: {sizes:?}"
+                )))
             } else {
                 Ok(s as usize)
             }

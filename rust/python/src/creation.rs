@@ -11,10 +11,20 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
 /// Walks nested sequences, recording the shape and the flattened scalars.
-fn walk(ob: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut Vec<Scalar>, cat: &mut Category, float_dt: &mut Option<DType>) -> PyResult<()> {
+fn walk(
+    ob: &Bound<'_, PyAny>,
+    depth: usize,
+    shape: &mut Vec<usize>,
+    out: &mut Vec<Scalar>,
+    cat: &mut Category,
+    float_dt: &mut Option<DType>,
+) -> PyResult<()> {
     if let Some(s) = extract_scalar(ob)? {
         if depth != shape.len() {
-            return Err(PyValueError::new_err(format!("tensor(): expected sequence of length {} at dim {depth} (got a number)", shape.get(depth).copied().unwrap_or(0))));
+            return Err(PyValueError::new_err(format!(
+                "tensor(): expected sequence of length {} at dim {depth} (got a number)",
+                shape.get(depth).copied().unwrap_or(0)
+            )));
         }
         *cat = (*cat).max(s.category());
         out.push(s);
@@ -37,19 +47,33 @@ fn walk(ob: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut V
     if ob.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err("new(): invalid data type 'str'"));
     }
-    if ob.hasattr("__array__")? && !ob.is_instance_of::<PyList>() && !ob.is_instance_of::<PyTuple>() {
+    if ob.hasattr("__array__")? && !ob.is_instance_of::<PyList>() && !ob.is_instance_of::<PyTuple>()
+    {
         let l = ob.call_method0("tolist")?;
         return walk(&l, depth, shape, out, cat, float_dt);
     }
-    let seq = ob.cast::<PySequence>().map_err(|_| PyTypeError::new_err(format!("tensor(): could not infer dtype of {}", ob.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let seq = ob.cast::<PySequence>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "tensor(): could not infer dtype of {}",
+            ob.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
     let n = seq.len()?;
     if depth == shape.len() {
         if !out.is_empty() {
-            return Err(PyValueError::new_err(format!("tensor(): expected a number at dim {depth}, got a sequence")));
+            return Err(PyValueError::new_err(format!(
+                "tensor(): expected a number at dim {depth}, got a sequence"
+            )));
         }
         shape.push(n);
     } else if shape[depth] != n {
-        return Err(PyValueError::new_err(format!("expected sequence of length {} at dim {depth} (got {n})", shape[depth])));
+        return Err(PyValueError::new_err(format!(
+            "expected sequence of length {} at dim {depth} (got {n})",
+            shape[depth]
+        )));
     }
     for item in seq.try_iter()? {
         walk(&item?, depth + 1, shape, out, cat, float_dt)?;
@@ -89,7 +113,9 @@ fn list_rec<T: Element>(py: Python<'_>, data: &[T], shape: &[usize]) -> PyResult
     }
     let n = shape[0];
     let step: usize = shape[1..].iter().product();
-    let items: Vec<Py<PyAny>> = (0..n).map(|i| list_rec(py, &data[i * step..(i + 1) * step], &shape[1..])).collect::<PyResult<_>>()?;
+    let items: Vec<Py<PyAny>> = (0..n)
+        .map(|i| list_rec(py, &data[i * step..(i + 1) * step], &shape[1..]))
+        .collect::<PyResult<_>>()?;
     Ok(PyList::new(py, items)?.into_any().unbind())
 }
 
@@ -108,7 +134,9 @@ fn list_rec_empty(py: Python<'_>, shape: &[usize]) -> PyResult<Py<PyAny>> {
     if shape.first().copied().unwrap_or(0) == 0 {
         return Ok(PyList::empty(py).into_any().unbind());
     }
-    let items: Vec<Py<PyAny>> = (0..shape[0]).map(|_| list_rec_empty(py, &shape[1..])).collect::<PyResult<_>>()?;
+    let items: Vec<Py<PyAny>> = (0..shape[0])
+        .map(|_| list_rec_empty(py, &shape[1..]))
+        .collect::<PyResult<_>>()?;
     Ok(PyList::new(py, items)?.into_any().unbind())
 }
 
@@ -137,7 +165,13 @@ fn finish(t: Tensor, requires_grad: bool) -> PyResult<PyTensor> {
 
 #[pyfunction]
 #[pyo3(signature = (data, *, dtype=None, device=None, requires_grad=false, pin_memory=false))]
-pub fn tensor(data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<PyTensor> {
+pub fn tensor(
+    data: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+    pin_memory: bool,
+) -> PyResult<PyTensor> {
     let _ = pin_memory;
     check_device(device)?;
     let dt = opt_dtype(dtype)?;
@@ -175,11 +209,19 @@ filled!(empty, Scalar::Int(0));
 
 #[pyfunction]
 #[pyo3(signature = (size, fill_value, *, dtype=None, device=None, requires_grad=false, layout=None))]
-pub fn full(size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, layout: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+pub fn full(
+    size: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+    layout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
     let _ = layout;
     check_device(device)?;
     let shape = to_usize_shape("full", &int_list(size)?)?;
-    let v = extract_scalar(fill_value)?.ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
+    let v = extract_scalar(fill_value)?
+        .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v {
         Scalar::Bool(_) => DType::Bool,
         Scalar::Int(_) => DType::I64,
@@ -206,9 +248,16 @@ filled_like!(empty_like, Scalar::Int(0));
 
 #[pyfunction]
 #[pyo3(signature = (input, fill_value, *, dtype=None, device=None, requires_grad=false))]
-pub fn full_like(input: PyRef<'_, PyTensor>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<PyTensor> {
+pub fn full_like(
+    input: PyRef<'_, PyTensor>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+) -> PyResult<PyTensor> {
     check_device(device)?;
-    let v = extract_scalar(fill_value)?.ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
+    let v = extract_scalar(fill_value)?
+        .ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
     finish(Tensor::full(input.t.shape(), v, dt), requires_grad)
 }
@@ -216,53 +265,110 @@ pub fn full_like(input: PyRef<'_, PyTensor>, fill_value: &Bound<'_, PyAny>, dtyp
 /// `arange(end)`, `arange(start, end)`, `arange(start, end, step)`; ints give int64.
 #[pyfunction]
 #[pyo3(signature = (*args, dtype=None, device=None, requires_grad=false, out=None, layout=None))]
-pub fn arange(args: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, out: Option<&Bound<'_, PyAny>>, layout: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+pub fn arange(
+    args: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+    out: Option<&Bound<'_, PyAny>>,
+    layout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
     let _ = (out, layout);
     check_device(device)?;
-    let vals: Vec<Scalar> = args.iter().map(|a| extract_scalar(&a)?.ok_or_else(|| PyTypeError::new_err("arange(): arguments must be numbers"))).collect::<PyResult<_>>()?;
+    let vals: Vec<Scalar> = args
+        .iter()
+        .map(|a| {
+            extract_scalar(&a)?
+                .ok_or_else(|| PyTypeError::new_err("arange(): arguments must be numbers"))
+        })
+        .collect::<PyResult<_>>()?;
     let (start, end, step) = match vals.len() {
         1 => (Scalar::Int(0), vals[0], Scalar::Int(1)),
         2 => (vals[0], vals[1], Scalar::Int(1)),
         3 => (vals[0], vals[1], vals[2]),
-        n => return Err(PyTypeError::new_err(format!("arange() takes 1 to 3 positional arguments but {n} were given"))),
+        n => {
+            return Err(PyTypeError::new_err(format!(
+                "arange() takes 1 to 3 positional arguments but {n} were given"
+            )))
+        }
     };
     let any_float = vals.iter().any(|v| matches!(v, Scalar::Float(_)));
-    let dt = opt_dtype(dtype)?.unwrap_or(if any_float { default_dtype() } else { DType::I64 });
-    finish(Tensor::arange(start.to_f64(), end.to_f64(), step.to_f64(), dt).py()?, requires_grad)
+    let dt = opt_dtype(dtype)?.unwrap_or(if any_float {
+        default_dtype()
+    } else {
+        DType::I64
+    });
+    finish(
+        Tensor::arange(start.to_f64(), end.to_f64(), step.to_f64(), dt).py()?,
+        requires_grad,
+    )
 }
 
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, *, dtype=None, device=None, requires_grad=false))]
-pub fn linspace(start: f64, end: f64, steps: i64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<PyTensor> {
+pub fn linspace(
+    start: f64,
+    end: f64,
+    steps: i64,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+) -> PyResult<PyTensor> {
     check_device(device)?;
     if steps < 0 {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err("linspace(): number of steps must be non-negative"));
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "linspace(): number of steps must be non-negative",
+        ));
     }
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-    finish(Tensor::linspace(start, end, steps as usize, dt).py()?, requires_grad)
+    finish(
+        Tensor::linspace(start, end, steps as usize, dt).py()?,
+        requires_grad,
+    )
 }
 
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn logspace(start: f64, end: f64, steps: i64, base: f64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<PyTensor> {
+pub fn logspace(
+    start: f64,
+    end: f64,
+    steps: i64,
+    base: f64,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+) -> PyResult<PyTensor> {
     check_device(device)?;
     if steps < 0 {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err("logspace(): number of steps must be non-negative"));
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "logspace(): number of steps must be non-negative",
+        ));
     }
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
     let lin = Tensor::linspace(start, end, steps as usize, DType::F64).py()?;
     let v: Vec<f64> = lin.to_vec::<f64>().iter().map(|e| base.powf(*e)).collect();
-    finish(Tensor::from_vec(v, &[steps as usize]).py()?.copy_as(dt), requires_grad)
+    finish(
+        Tensor::from_vec(v, &[steps as usize]).py()?.copy_as(dt),
+        requires_grad,
+    )
 }
 
 #[pyfunction]
 #[pyo3(signature = (n, m=None, *, dtype=None, device=None, requires_grad=false))]
-pub fn eye(n: i64, m: Option<i64>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<PyTensor> {
+pub fn eye(
+    n: i64,
+    m: Option<i64>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    requires_grad: bool,
+) -> PyResult<PyTensor> {
     check_device(device)?;
     let m = m.unwrap_or(n);
     if n < 0 || m < 0 {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("eye(): n and m must be non-negative, got {n} and {m}")));
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "eye(): n and m must be non-negative, got {n} and {m}"
+        )));
     }
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
     finish(Tensor::eye(n as usize, m as usize, dt), requires_grad)

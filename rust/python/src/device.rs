@@ -4,7 +4,14 @@ use crate::errors::IntoPy;
 use ferrotorch::Device;
 use pyo3::prelude::*;
 
-#[pyclass(name = "device", module = "ferrotorch", frozen, eq, hash, skip_from_py_object)]
+#[pyclass(
+    name = "device",
+    module = "ferrotorch",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyDevice {
     pub d: Device,

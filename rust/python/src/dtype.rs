@@ -5,7 +5,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyType};
 use std::sync::OnceLock;
 
-#[pyclass(name = "dtype", module = "ferrotorch", frozen, eq, hash, skip_from_py_object)]
+#[pyclass(
+    name = "dtype",
+    module = "ferrotorch",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyDType {
     pub d: DType,
@@ -38,7 +45,10 @@ impl PyDType {
         self.d.name()
     }
     fn __reduce__(&self) -> (String, (String,)) {
-        ("ferrotorch._core._dtype_from_name".into(), (self.d.name().into(),))
+        (
+            "ferrotorch._core._dtype_from_name".into(),
+            (self.d.name().into(),),
+        )
     }
 }
 
@@ -46,7 +56,12 @@ static DTYPES: OnceLock<Vec<Py<PyDType>>> = OnceLock::new();
 
 /// The singleton dtype object for `d` (so `t.dtype is ferrotorch.float32` holds).
 pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
-    let all = DTYPES.get_or_init(|| DType::ALL.iter().map(|&d| Py::new(py, PyDType { d }).unwrap()).collect());
+    let all = DTYPES.get_or_init(|| {
+        DType::ALL
+            .iter()
+            .map(|&d| Py::new(py, PyDType { d }).unwrap())
+            .collect()
+    });
     let i = DType::ALL.iter().position(|&x| x == d).unwrap();
     all[i].clone_ref(py)
 }
@@ -75,7 +90,9 @@ pub fn extract_dtype(ob: &Bound<'_, PyAny>) -> PyResult<DType> {
     } else {
         ob.str()?.to_string()
     };
-    let name = name.trim_start_matches("torch.").trim_start_matches("ferrotorch.");
+    let name = name
+        .trim_start_matches("torch.")
+        .trim_start_matches("ferrotorch.");
     let alias = match name {
         "float" => "float32",
         "double" => "float64",
@@ -86,13 +103,18 @@ pub fn extract_dtype(ob: &Bound<'_, PyAny>) -> PyResult<DType> {
         other => other,
     };
     DType::from_name(alias).ok_or_else(|| {
-        pyo3::exceptions::PyTypeError::new_err(format!("dtype: expected a ferrotorch dtype, got {}", ob.repr().map(|r| r.to_string()).unwrap_or_default()))
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "dtype: expected a ferrotorch dtype, got {}",
+            ob.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
     })
 }
 
 #[pyfunction]
 pub fn _dtype_from_name(py: Python<'_>, name: &str) -> PyResult<Py<PyDType>> {
-    DType::from_name(name).map(|d| dtype_obj(py, d)).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("unknown dtype {name}")))
+    DType::from_name(name)
+        .map(|d| dtype_obj(py, d))
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("unknown dtype {name}")))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -102,7 +124,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for &d in DType::ALL.iter() {
         m.add(d.name(), dtype_obj(py, d))?;
     }
-    for (alias, d) in [("float", DType::F32), ("double", DType::F64), ("half", DType::F16), ("long", DType::I64), ("int", DType::I32), ("short", DType::I16)] {
+    for (alias, d) in [
+        ("float", DType::F32),
+        ("double", DType::F64),
+        ("half", DType::F16),
+        ("long", DType::I64),
+        ("int", DType::I32),
+        ("short", DType::I16),
+    ] {
         m.add(alias, dtype_obj(py, d))?;
     }
     Ok(())

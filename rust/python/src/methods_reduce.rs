@@ -6,7 +6,10 @@ use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
 use pyo3::prelude::*;
 
-fn cast_opt(t: &ferrotorch::Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<ferrotorch::Tensor> {
+fn cast_opt(
+    t: &ferrotorch::Tensor,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ferrotorch::Tensor> {
     match dtype {
         Some(d) if !d.is_none() => t.to_dtype(extract_dtype(d)?).py(),
         _ => Ok(t.clone()),
@@ -16,30 +19,55 @@ fn cast_opt(t: &ferrotorch::Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResul
 #[pymethods]
 impl PyTensor {
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
-    fn sum(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn sum(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+        dtype: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
         let t = cast_opt(&self.t, dtype)?;
-        Ok(PyTensor::new(py.detach(|| t.sum_dims(&dims, keepdim)).py()?))
+        Ok(PyTensor::new(
+            py.detach(|| t.sum_dims(&dims, keepdim)).py()?,
+        ))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
-    fn mean(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn mean(
+        &self,
+        py: Python<'_>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+        dtype: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
         let t = cast_opt(&self.t, dtype)?;
-        Ok(PyTensor::new(py.detach(|| t.mean_dims(&dims, keepdim)).py()?))
+        Ok(PyTensor::new(
+            py.detach(|| t.mean_dims(&dims, keepdim)).py()?,
+        ))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
-    fn prod(&self, dim: Option<i64>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn prod(
+        &self,
+        dim: Option<i64>,
+        keepdim: bool,
+        dtype: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         let t = cast_opt(&self.t, dtype)?;
         let dims: Vec<i64> = dim.into_iter().collect();
         Ok(PyTensor::new(t.prod_dims(&dims, keepdim).py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.amax_dims(&extract_dims(dim)?, keepdim, true).py()?))
+        Ok(PyTensor::new(
+            self.t.amax_dims(&extract_dims(dim)?, keepdim, true).py()?,
+        ))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amin(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.amax_dims(&extract_dims(dim)?, keepdim, false).py()?))
+        Ok(PyTensor::new(
+            self.t.amax_dims(&extract_dims(dim)?, keepdim, false).py()?,
+        ))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn argmax(&self, dim: Option<i64>, keepdim: bool) -> PyResult<PyTensor> {
@@ -51,11 +79,15 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn all(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.all_any(&extract_dims(dim)?, keepdim, true).py()?))
+        Ok(PyTensor::new(
+            self.t.all_any(&extract_dims(dim)?, keepdim, true).py()?,
+        ))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn any(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.all_any(&extract_dims(dim)?, keepdim, false).py()?))
+        Ok(PyTensor::new(
+            self.t.all_any(&extract_dims(dim)?, keepdim, false).py()?,
+        ))
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {

@@ -18,7 +18,9 @@ impl PyTensor {
         if shape.len() == 1 {
             if let Ok(d) = crate::dtype::extract_dtype(&shape.get_item(0)?) {
                 if d.size() != self.t.dtype().size() {
-                    return Err(pyo3::exceptions::PyRuntimeError::new_err("view(dtype) with a different element size is not supported"));
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "view(dtype) with a different element size is not supported",
+                    ));
                 }
             }
         }
@@ -30,7 +32,9 @@ impl PyTensor {
     }
     #[pyo3(signature = (*shape))]
     fn reshape(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.reshape(&sizes_from_args(shape)?).py()?))
+        Ok(PyTensor::new(
+            self.t.reshape(&sizes_from_args(shape)?).py()?,
+        ))
     }
     fn reshape_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         let s: Vec<i64> = other.t.shape().iter().map(|&d| d as i64).collect();
@@ -44,7 +48,9 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.reshape(&[-1]).py()?))
     }
     fn unflatten(&self, dim: i64, sizes: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.unflatten(dim, &int_list(sizes)?).py()?))
+        Ok(PyTensor::new(
+            self.t.unflatten(dim, &int_list(sizes)?).py()?,
+        ))
     }
     #[pyo3(signature = (*dims))]
     fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
@@ -73,7 +79,10 @@ impl PyTensor {
     #[getter(mT)]
     fn m_t(&self) -> PyResult<PyTensor> {
         if self.t.ndim() < 2 {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("tensor.mT is only supported on matrices or batches of matrices. Got {}-D tensor.", self.t.ndim())));
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "tensor.mT is only supported on matrices or batches of matrices. Got {}-D tensor.",
+                self.t.ndim()
+            )));
         }
         Ok(PyTensor::new(self.t.transpose(-2, -1).py()?))
     }
@@ -121,11 +130,18 @@ impl PyTensor {
         Ok(wrap_all(self.t.unbind(dim).py()?))
     }
     #[pyo3(signature = (split_size_or_sections, dim=0))]
-    fn split(&self, split_size_or_sections: &Bound<'_, PyAny>, dim: i64) -> PyResult<Vec<PyTensor>> {
+    fn split(
+        &self,
+        split_size_or_sections: &Bound<'_, PyAny>,
+        dim: i64,
+    ) -> PyResult<Vec<PyTensor>> {
         if let Ok(n) = split_size_or_sections.extract::<usize>() {
             return Ok(wrap_all(self.t.split(n, dim).py()?));
         }
-        let sizes: Vec<usize> = int_list(split_size_or_sections)?.iter().map(|&s| s.max(0) as usize).collect();
+        let sizes: Vec<usize> = int_list(split_size_or_sections)?
+            .iter()
+            .map(|&s| s.max(0) as usize)
+            .collect();
         Ok(wrap_all(self.t.split_with_sizes(&sizes, dim).py()?))
     }
     #[pyo3(signature = (chunks, dim=0))]

@@ -22,9 +22,14 @@ pub fn default_dtype() -> DType {
 pub fn set_default_dtype(d: &Bound<'_, PyAny>) -> PyResult<()> {
     let d = extract_dtype(d)?;
     if !matches!(d, DType::F32 | DType::F64 | DType::F16 | DType::BF16) {
-        return Err(PyTypeError::new_err("only floating-point types are supported as the default type"));
+        return Err(PyTypeError::new_err(
+            "only floating-point types are supported as the default type",
+        ));
     }
-    DEFAULT_DTYPE.store(DType::ALL.iter().position(|&x| x == d).unwrap() as u8, Ordering::Relaxed);
+    DEFAULT_DTYPE.store(
+        DType::ALL.iter().position(|&x| x == d).unwrap() as u8,
+        Ordering::Relaxed,
+    );
     Ok(())
 }
 
@@ -45,7 +50,13 @@ impl PyTensor {
 }
 
 /// The result of a binary dunder: a tensor, or NotImplemented for foreign operands.
-fn binary_dunder(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp, reflected: bool) -> PyResult<Py<PyAny>> {
+fn binary_dunder(
+    py: Python<'_>,
+    a: &Tensor,
+    other: &Bound<'_, PyAny>,
+    op: BinaryOp,
+    reflected: bool,
+) -> PyResult<Py<PyAny>> {
     let r = match extract_operand(other)? {
         Some(Operand::T(b)) => {
             if reflected {
@@ -73,12 +84,22 @@ pub fn operand_tensor(a: &Tensor, other: &Bound<'_, PyAny>, op: &str) -> PyResul
         Some(Operand::T(b)) => Ok(b),
         Some(Operand::S(s)) => {
             let dt = ferrotorch::dtype::result_type(
-                &[if a.ndim() == 0 { ferrotorch::dtype::Operand::ZeroDim(a.dtype()) } else { ferrotorch::dtype::Operand::Dim(a.dtype()) }, ferrotorch::dtype::Operand::Scalar(s.category())],
+                &[
+                    if a.ndim() == 0 {
+                        ferrotorch::dtype::Operand::ZeroDim(a.dtype())
+                    } else {
+                        ferrotorch::dtype::Operand::Dim(a.dtype())
+                    },
+                    ferrotorch::dtype::Operand::Scalar(s.category()),
+                ],
                 default_dtype(),
             );
             Ok(Tensor::scalar(s, dt))
         }
-        None => Err(PyTypeError::new_err(format!("{op}(): argument 'other' must be Tensor or Number, not {}", other.get_type().name()?))),
+        None => Err(PyTypeError::new_err(format!(
+            "{op}(): argument 'other' must be Tensor or Number, not {}",
+            other.get_type().name()?
+        ))),
     }
 }
 
@@ -256,25 +277,44 @@ impl PyTensor {
         Ok(PyTensor::new(Tensor::zeros(&shape, default_dtype())))
     }
 
-    fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, _mod: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        _mod: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         binary_dunder(py, &self.t, other, BinaryOp::Pow, false)
     }
-    fn __rpow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, _mod: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn __rpow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        _mod: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         binary_dunder(py, &self.t, other, BinaryOp::Pow, true)
     }
     fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let Ok(o) = other.cast::<PyTensor>() else { return Ok(py.NotImplemented()) };
+        let Ok(o) = other.cast::<PyTensor>() else {
+            return Ok(py.NotImplemented());
+        };
         let b = o.borrow().t.clone();
         let r = py.detach(|| self.t.matmul(&b)).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
     fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let Ok(o) = other.cast::<PyTensor>() else { return Ok(py.NotImplemented()) };
+        let Ok(o) = other.cast::<PyTensor>() else {
+            return Ok(py.NotImplemented());
+        };
         let b = o.borrow().t.clone();
         let r = py.detach(|| b.matmul(&self.t)).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
-    fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
+    fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Py<PyAny>> {
         use pyo3::basic::CompareOp::*;
         let bop = match op {
             Lt => BinaryOp::Lt,
@@ -303,27 +343,52 @@ impl PyTensor {
         let t = &self.t;
         let r = match t.dtype() {
             DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
-            d if d.is_float() => return Err(PyTypeError::new_err(format!("bitwise_not: not implemented for '{}'", d.name()))),
+            d if d.is_float() => {
+                return Err(PyTypeError::new_err(format!(
+                    "bitwise_not: not implemented for '{}'",
+                    d.name()
+                )))
+            }
             _ => t.binary_scalar(BinaryOp::BitXor, Scalar::Int(-1)),
         };
         Ok(PyTensor::new(r.py()?))
     }
     fn logical_not(&self) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.binary_scalar(BinaryOp::Eq, Scalar::Int(0)).and_then(|r| r.to_dtype(DType::Bool)).py()?))
+        Ok(PyTensor::new(
+            self.t
+                .binary_scalar(BinaryOp::Eq, Scalar::Int(0))
+                .and_then(|r| r.to_dtype(DType::Bool))
+                .py()?,
+        ))
     }
 
     #[pyo3(signature = (other, *, alpha=None))]
-    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn add(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
         Ok(PyTensor::new(py.detach(|| self.t.add(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
-    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn sub(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
         Ok(PyTensor::new(py.detach(|| self.t.sub(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
-    fn subtract(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn subtract(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         self.sub(py, other, alpha)
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -335,7 +400,12 @@ impl PyTensor {
     }
     /// `div(other, rounding_mode=None|'trunc'|'floor')`.
     #[pyo3(signature = (other, *, rounding_mode=None))]
-    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<PyTensor> {
+    fn div(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        rounding_mode: Option<&str>,
+    ) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "div")?;
         let r = match rounding_mode {
             None => py.detach(|| self.t.div(&b)),
@@ -346,12 +416,21 @@ impl PyTensor {
                 let dt = ferrotorch::dtype::promote_types(self.t.dtype(), b.dtype());
                 q.to_dtype(dt)
             }
-            Some(m) => return Err(pyo3::exceptions::PyValueError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
+            Some(m) => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"
+            )))
+            }
         };
         Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (other, *, rounding_mode=None))]
-    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<PyTensor> {
+    fn divide(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        rounding_mode: Option<&str>,
+    ) -> PyResult<PyTensor> {
         self.div(py, other, rounding_mode)
     }
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -365,13 +444,21 @@ impl PyTensor {
         Ok(PyTensor::new(py.detach(|| a.pow(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
-    fn add_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<PyRef<'py, Self>> {
+    fn add_<'py>(
+        slf: PyRef<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyRef<'py, Self>> {
         let b = apply_alpha(operand_tensor(&slf.t, other, "add_")?, alpha)?;
         slf.t.add_(&b).py()?;
         Ok(slf)
     }
     #[pyo3(signature = (other, *, alpha=None))]
-    fn sub_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<PyRef<'py, Self>> {
+    fn sub_<'py>(
+        slf: PyRef<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyRef<'py, Self>> {
         let b = apply_alpha(operand_tensor(&slf.t, other, "sub_")?, alpha)?;
         slf.t.binary_(BinaryOp::Sub, &b).py()?;
         Ok(slf)
@@ -416,7 +503,13 @@ impl PyTensor {
     fn size(&self, py: Python<'_>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
         match dim {
             None => crate::size::make_size(py, self.t.shape()),
-            Some(d) => Ok(self.t.size_at(d).py()?.into_pyobject(py)?.into_any().unbind()),
+            Some(d) => Ok(self
+                .t
+                .size_at(d)
+                .py()?
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
         }
     }
     #[getter]
@@ -542,7 +635,9 @@ impl PyTensor {
     }
     fn __index__(&self) -> PyResult<i64> {
         if self.t.dtype().is_float() || self.t.numel() != 1 {
-            return Err(PyTypeError::new_err("only integer tensors of a single element can be converted to an index"));
+            return Err(PyTypeError::new_err(
+                "only integer tensors of a single element can be converted to an index",
+            ));
         }
         Ok(self.t.item().py()?.to_i64())
     }
@@ -570,7 +665,14 @@ impl PyTensor {
 
     /// `to(dtype)`, `to(device)`, `to(other)`, `to(device, dtype)`, with `copy=`.
     #[pyo3(signature = (*args, dtype=None, device=None, non_blocking=false, copy=false))]
-    fn to(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, non_blocking: bool, copy: bool) -> PyResult<Py<PyAny>> {
+    fn to(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        device: Option<&Bound<'_, PyAny>>,
+        non_blocking: bool,
+        copy: bool,
+    ) -> PyResult<Py<PyAny>> {
         let _ = non_blocking;
         let mut target = dtype.map(extract_dtype).transpose()?;
         if let Some(d) = device {
@@ -597,19 +699,32 @@ impl PyTensor {
     #[pyo3(signature = (dtype=None))]
     fn r#type(&self, py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         match dtype {
-            None => Ok(format!("torch.{}", self.t.dtype().legacy_name()).into_pyobject(py)?.into_any().unbind()),
-            Some(d) => Ok(Py::new(py, PyTensor::new(self.t.to_dtype(extract_dtype(d)?).py()?))?.into_any()),
+            None => Ok(format!("torch.{}", self.t.dtype().legacy_name())
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
+            Some(d) => Ok(
+                Py::new(py, PyTensor::new(self.t.to_dtype(extract_dtype(d)?).py()?))?.into_any(),
+            ),
         }
     }
     fn type_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.to_dtype(other.t.dtype()).py()?))
     }
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn cpu<'py>(slf: PyRef<'py, Self>, _args: &Bound<'py, PyTuple>, _kwargs: Option<&Bound<'py, pyo3::types::PyDict>>) -> PyRef<'py, Self> {
+    fn cpu<'py>(
+        slf: PyRef<'py, Self>,
+        _args: &Bound<'py, PyTuple>,
+        _kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+    ) -> PyRef<'py, Self> {
         slf
     }
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn cuda(&self, _args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<PyTensor> {
+    fn cuda(
+        &self,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<PyTensor> {
         ferrotorch::Device::Cuda(0).check_available().py()?;
         Ok(PyTensor::new(self.t.clone()))
     }
@@ -679,7 +794,9 @@ impl PyTensor {
     }
     #[getter]
     fn grad_fn(&self) -> Option<crate::autograd::PyNode> {
-        self.t.grad_fn().map(|n| crate::autograd::PyNode { node: n })
+        self.t
+            .grad_fn()
+            .map(|n| crate::autograd::PyNode { node: n })
     }
     #[getter]
     fn is_leaf(&self) -> bool {
@@ -713,25 +830,41 @@ impl PyTensor {
             )));
         }
         let _g = ferrotorch::autograd::GradModeGuard::new(false);
-        self.t.detach().apply_inplace("data", &[], |_| Ok(other.t.clone())).py()
+        self.t
+            .detach()
+            .apply_inplace("data", &[], |_| Ok(other.t.clone()))
+            .py()
     }
     #[pyo3(signature = (gradient=None, retain_graph=None, create_graph=false, inputs=None))]
-    fn backward(&self, py: Python<'_>, gradient: Option<PyRef<'_, PyTensor>>, retain_graph: Option<bool>, create_graph: bool, inputs: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn backward(
+        &self,
+        py: Python<'_>,
+        gradient: Option<PyRef<'_, PyTensor>>,
+        retain_graph: Option<bool>,
+        create_graph: bool,
+        inputs: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         if inputs.is_some() {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err("backward(inputs=...) is not supported yet; use torch.autograd.grad"));
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+                "backward(inputs=...) is not supported yet; use torch.autograd.grad",
+            ));
         }
         let g = match gradient {
             Some(g) => g.t.clone(),
             None => {
                 if self.t.numel() != 1 {
-                    return Err(PyRuntimeError::new_err(format!("grad can be implicitly created only for scalar outputs (got shape {:?})", self.t.shape())));
+                    return Err(PyRuntimeError::new_err(format!(
+                        "grad can be implicitly created only for scalar outputs (got shape {:?})",
+                        self.t.shape()
+                    )));
                 }
                 Tensor::ones(self.t.shape(), self.t.dtype())
             }
         };
         let root = self.t.clone();
         let retain = retain_graph.unwrap_or(create_graph);
-        py.detach(|| ferrotorch::autograd::backward(&[root], &[g], retain, create_graph)).map_err(crate::autograd::take_error)
+        py.detach(|| ferrotorch::autograd::backward(&[root], &[g], retain, create_graph))
+            .map_err(crate::autograd::take_error)
     }
     /// Registers `hook(grad)`; returns a handle with `remove()`.
     fn register_hook(&self, py: Python<'_>, hook: Py<PyAny>) -> PyResult<Py<PyAny>> {

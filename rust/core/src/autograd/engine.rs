@@ -81,7 +81,10 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
         }
         match edge_of(t) {
             Some(Edge::Node(n)) => accumulate(buffers.entry(key(&n)).or_default(), g.clone())?,
-            Some(Edge::Leaf(l)) => accumulate(&mut leaves.entry(l.id()).or_insert((l.clone(), None)).1, g.clone())?,
+            Some(Edge::Leaf(l)) => accumulate(
+                &mut leaves.entry(l.id()).or_insert((l.clone(), None)).1,
+                g.clone(),
+            )?,
             None => {}
         }
     }
@@ -135,7 +138,10 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
             }
         }
     }
-    Ok(leaves.into_values().filter_map(|(t, g)| g.map(|g| (t, g))).collect())
+    Ok(leaves
+        .into_values()
+        .filter_map(|(t, g)| g.map(|g| (t, g)))
+        .collect())
 }
 
 fn run_leaf_hooks(t: &Tensor, mut g: Tensor) -> Result<Tensor> {
@@ -149,8 +155,18 @@ fn run_leaf_hooks(t: &Tensor, mut g: Tensor) -> Result<Tensor> {
 }
 
 /// `Tensor.backward` / `torch.autograd.backward`: accumulates into the leaves' `.grad`.
-pub fn backward(roots: &[Tensor], grads: &[Tensor], retain_graph: bool, create_graph: bool) -> Result<()> {
-    let mut r = Run { retain: retain_graph, create: create_graph, capture: HashMap::new(), captured: vec![] };
+pub fn backward(
+    roots: &[Tensor],
+    grads: &[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<()> {
+    let mut r = Run {
+        retain: retain_graph,
+        create: create_graph,
+        capture: HashMap::new(),
+        captured: vec![],
+    };
     let leaves = run(roots, grads, &mut r)?;
     let _mode = GradModeGuard::new(create_graph);
     for (t, g) in leaves {
@@ -198,7 +214,12 @@ pub fn grad(
             }
         }
     }
-    let mut r = Run { retain: retain_graph, create: create_graph, capture, captured: vec![None; inputs.len()] };
+    let mut r = Run {
+        retain: retain_graph,
+        create: create_graph,
+        capture,
+        captured: vec![None; inputs.len()],
+    };
     // A marker so that `run` never writes `.grad` of retained tensors during autograd.grad.
     if r.capture.is_empty() {
         r.capture.insert(0, usize::MAX);

@@ -82,11 +82,17 @@ impl Node {
     }
 
     pub(crate) fn retained(&self) -> Option<Tensor> {
-        lock(&self.retained).as_ref().and_then(|w| w.upgrade()).map(Tensor)
+        lock(&self.retained)
+            .as_ref()
+            .and_then(|w| w.upgrade())
+            .map(Tensor)
     }
 
     pub(crate) fn run_pre_hooks(&self, mut g: Tensor) -> Result<Tensor> {
-        let hooks: Vec<GradHook> = lock(&self.pre_hooks).iter().map(|(_, h)| h.clone()).collect();
+        let hooks: Vec<GradHook> = lock(&self.pre_hooks)
+            .iter()
+            .map(|(_, h)| h.clone())
+            .collect();
         for h in hooks {
             if let Some(new) = h(&g)? {
                 g = new;

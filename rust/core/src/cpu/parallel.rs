@@ -32,11 +32,13 @@ impl<T: Copy> Src<'_, T> {
 /// `out[i] = f(a[i])`.
 pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
     if out.len() >= PAR_THRESHOLD {
-        out.par_chunks_mut(CHUNK).zip(a.par_chunks(CHUNK)).for_each(|(o, a)| {
-            for (o, &a) in o.iter_mut().zip(a) {
-                *o = f(a);
-            }
-        });
+        out.par_chunks_mut(CHUNK)
+            .zip(a.par_chunks(CHUNK))
+            .for_each(|(o, a)| {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = f(a);
+                }
+            });
     } else {
         for (o, &a) in out.iter_mut().zip(a) {
             *o = f(a);

@@ -67,7 +67,10 @@ impl BinaryOp {
         }
     }
     fn is_compare(self) -> bool {
-        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor)
+        matches!(
+            self,
+            Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor
+        )
     }
     fn is_bitwise(self) -> bool {
         matches!(self, BitAnd | BitOr | BitXor | Shl | Shr)
@@ -98,7 +101,12 @@ fn as_src(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
         return Ok(t.clone());
     }
     let strides = t.layout().broadcast_strides("broadcast", shape)?;
-    Ok(t.alias(Layout { shape: shape.to_vec(), strides, offset: t.offset() }).contiguous_copy())
+    Ok(t.alias(Layout {
+        shape: shape.to_vec(),
+        strides,
+        offset: t.offset(),
+    })
+    .contiguous_copy())
 }
 
 fn src_of<T: crate::Element>(t: &Tensor, n: usize) -> Src<'_, T> {
@@ -136,8 +144,21 @@ fn bitwise(op: BinaryOp, a: Src<i64>, b: Src<i64>, out: &mut [i64]) {
         BitAnd => zip(a, b, out, |x, y| x & y),
         BitOr => zip(a, b, out, |x, y| x | y),
         BitXor => zip(a, b, out, |x, y| x ^ y),
-        Shl => zip(a, b, out, |x, y| if (0..64).contains(&y) { x << y } else { 0 }),
-        Shr => zip(a, b, out, |x, y| if (0..64).contains(&y) { x >> y } else if x < 0 { -1 } else { 0 }),
+        Shl => zip(
+            a,
+            b,
+            out,
+            |x, y| if (0..64).contains(&y) { x << y } else { 0 },
+        ),
+        Shr => zip(a, b, out, |x, y| {
+            if (0..64).contains(&y) {
+                x >> y
+            } else if x < 0 {
+                -1
+            } else {
+                0
+            }
+        }),
         _ => arith(op, a, b, out),
     }
 }
@@ -164,7 +185,13 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     let mut common = result_type(&[operand(a), operand(b)], DType::F32);
     if op.is_bitwise() && common.is_float() {
-        bail!(Runtime, "\"{name}_cpu\" not implemented for '{}' (shapes {:?} and {:?})", common.name(), a.shape(), b.shape());
+        bail!(
+            Runtime,
+            "\"{name}_cpu\" not implemented for '{}' (shapes {:?} and {:?})",
+            common.name(),
+            a.shape(),
+            b.shape()
+        );
     }
     if op == Sub && common == DType::Bool {
         bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
@@ -176,11 +203,22 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let a = as_src(&a.to_dtype_raw(cd), &shape)?;
     let b = as_src(&b.to_dtype_raw(cd), &shape)?;
     let n: usize = shape.iter().product();
-    if cd == DType::I64 && matches!(op, FloorDiv | Rem) && b.contiguous_slice::<i64>().contains(&0) {
-        bail!(Runtime, "{name}: ZeroDivisionError (integer division by zero)");
+    if cd == DType::I64 && matches!(op, FloorDiv | Rem) && b.contiguous_slice::<i64>().contains(&0)
+    {
+        bail!(
+            Runtime,
+            "{name}: ZeroDivisionError (integer division by zero)"
+        );
     }
-    if cd == DType::I64 && op == Pow && common != DType::Bool && b.contiguous_slice::<i64>().iter().any(|&v| v < 0) {
-        bail!(Runtime, "pow: Integers to negative integer powers are not allowed.");
+    if cd == DType::I64
+        && op == Pow
+        && common != DType::Bool
+        && b.contiguous_slice::<i64>().iter().any(|&v| v < 0)
+    {
+        bail!(
+            Runtime,
+            "pow: Integers to negative integer powers are not allowed."
+        );
     }
     let out_dtype = if op.is_compare() { DType::Bool } else { cd };
     let out = Tensor::zeros(&shape, out_dtype);
@@ -199,7 +237,11 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         DType::F64 => run!(f64, float_only),
         _ => run!(i64, bitwise),
     }
-    Ok(if op.is_compare() { out } else { out.to_dtype_raw(common) })
+    Ok(if op.is_compare() {
+        out
+    } else {
+        out.to_dtype_raw(common)
+    })
 }
 
 impl Tensor {
@@ -256,44 +298,58 @@ impl Tensor {
             FloorDiv => "FloorDivideBackward0",
             _ => "BinaryBackward0",
         };
-        Ok(record(name, out, &[self, other], &[self, other], false, move |g, s| {
-            let (a, b) = (&s[0], &s[1]);
-            let (ga, gb) = match op {
-                Add => (Some(g.clone()), Some(g.clone())),
-                Sub => (Some(g.clone()), Some(g.neg()?)),
-                Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
-                Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
-                Pow => {
-                    let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
-                    let gb = if b.requires_grad() {
-                        // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
-                        let lg = a.log()?;
-                        let zero_base = a.eq_scalar(Scalar::Float(0.0))?;
-                        let lg = zero_base.where_(&Tensor::scalar(Scalar::Float(0.0), lg.dtype()), &lg)?;
-                        Some(g.mul(&a.pow(b)?)?.mul(&lg)?)
-                    } else {
-                        None
-                    };
-                    (Some(ga), gb)
-                }
-                Maximum | Minimum => {
-                    let cmp = if op == Maximum { Gt } else { Lt };
-                    let wa = binary_forward(cmp, a, b)?.to_dtype_raw(g.dtype());
-                    let tie = binary_forward(Eq, a, b)?.to_dtype_raw(g.dtype());
-                    let wa = wa.add(&tie.mul_scalar(Scalar::Float(0.5))?)?;
-                    let wb = wa.neg()?.add_scalar(Scalar::Float(1.0))?;
-                    (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
-                }
-                Atan2 => {
-                    let den = a.mul(a)?.add(&b.mul(b)?)?;
-                    (Some(g.mul(b)?.div(&den)?), Some(g.neg()?.mul(a)?.div(&den)?))
-                }
-                Rem => (Some(g.clone()), Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?)),
-                FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
-                _ => (None, None),
-            };
-            Ok(vec![fin(ga, &sa, da)?, fin(gb, &sb, db)?])
-        }))
+        Ok(record(
+            name,
+            out,
+            &[self, other],
+            &[self, other],
+            false,
+            move |g, s| {
+                let (a, b) = (&s[0], &s[1]);
+                let (ga, gb) = match op {
+                    Add => (Some(g.clone()), Some(g.clone())),
+                    Sub => (Some(g.clone()), Some(g.neg()?)),
+                    Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
+                    Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
+                    Pow => {
+                        let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
+                        let gb = if b.requires_grad() {
+                            // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
+                            let lg = a.log()?;
+                            let zero_base = a.eq_scalar(Scalar::Float(0.0))?;
+                            let lg = zero_base
+                                .where_(&Tensor::scalar(Scalar::Float(0.0), lg.dtype()), &lg)?;
+                            Some(g.mul(&a.pow(b)?)?.mul(&lg)?)
+                        } else {
+                            None
+                        };
+                        (Some(ga), gb)
+                    }
+                    Maximum | Minimum => {
+                        let cmp = if op == Maximum { Gt } else { Lt };
+                        let wa = binary_forward(cmp, a, b)?.to_dtype_raw(g.dtype());
+                        let tie = binary_forward(Eq, a, b)?.to_dtype_raw(g.dtype());
+                        let wa = wa.add(&tie.mul_scalar(Scalar::Float(0.5))?)?;
+                        let wb = wa.neg()?.add_scalar(Scalar::Float(1.0))?;
+                        (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
+                    }
+                    Atan2 => {
+                        let den = a.mul(a)?.add(&b.mul(b)?)?;
+                        (
+                            Some(g.mul(b)?.div(&den)?),
+                            Some(g.neg()?.mul(a)?.div(&den)?),
+                        )
+                    }
+                    Rem => (
+                        Some(g.clone()),
+                        Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?),
+                    ),
+                    FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    _ => (None, None),
+                };
+                Ok(vec![fin(ga, &sa, da)?, fin(gb, &sb, db)?])
+            },
+        ))
     }
 
     /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.

@@ -25,7 +25,9 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
             // Same type: a plain copy.
             let s: &[D] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const D, s.len()) };
             if dst.len() >= crate::cpu::parallel::PAR_THRESHOLD {
-                dst.par_chunks_mut(1 << 16).zip(s.par_chunks(1 << 16)).for_each(|(d, s)| d.copy_from_slice(s));
+                dst.par_chunks_mut(1 << 16)
+                    .zip(s.par_chunks(1 << 16))
+                    .for_each(|(d, s)| d.copy_from_slice(s));
             } else {
                 dst.copy_from_slice(s);
             }
@@ -41,10 +43,15 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
         let per = dst.len() / rows;
         dst.par_chunks_mut(per).enumerate().for_each(|(r, d)| {
             let mut i = 0;
-            for_each_offset(&l.shape[1..], &l.strides[1..], l.offset + r * l.strides[0], |o| {
-                d[i] = convert(s[o]);
-                i += 1;
-            });
+            for_each_offset(
+                &l.shape[1..],
+                &l.strides[1..],
+                l.offset + r * l.strides[0],
+                |o| {
+                    d[i] = convert(s[o]);
+                    i += 1;
+                },
+            );
         });
         return;
     }
@@ -82,13 +89,22 @@ impl Tensor {
         }
         let src = self.dtype();
         let out = self.copy_as(dtype);
-        Ok(record("ToCopyBackward0", out, &[self], &[], false, move |g, _| Ok(vec![Some(g.to_dtype(src)?)])))
+        Ok(record(
+            "ToCopyBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(g.to_dtype(src)?)]),
+        ))
     }
 
     /// `clone()`: a contiguous copy that stays in the graph.
     pub fn clone_tensor(&self) -> Tensor {
         let out = self.contiguous_copy();
-        record("CloneBackward0", out, &[self], &[], false, |g, _| Ok(vec![Some(g.clone())]))
+        record("CloneBackward0", out, &[self], &[], false, |g, _| {
+            Ok(vec![Some(g.clone())])
+        })
     }
 
     /// `contiguous()`: self when already contiguous, else a copy that stays in the graph.
@@ -108,7 +124,11 @@ impl Tensor {
             ));
         }
         let strides = src.layout().broadcast_strides("copy_", self.shape())?;
-        let src = src.alias(Layout { shape: self.shape().to_vec(), strides, offset: src.offset() });
+        let src = src.alias(Layout {
+            shape: self.shape().to_vec(),
+            strides,
+            offset: src.offset(),
+        });
         // Gather first so that overlapping source and destination stay correct.
         let tmp = src.copy_as(self.dtype());
         with_dtype!(self.dtype(), D => {

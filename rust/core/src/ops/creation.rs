@@ -27,7 +27,10 @@ impl Tensor {
             bail!(Runtime, "arange: step must be nonzero");
         }
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-            bail!(Runtime, "arange: upper bound and larger bound inconsistent with step sign");
+            bail!(
+                Runtime,
+                "arange: upper bound and larger bound inconsistent with step sign"
+            );
         }
         let n = ((end - start) / step).ceil().max(0.0) as usize;
         let t = Tensor::zeros(&[n], dtype);
@@ -43,7 +46,11 @@ impl Tensor {
     /// `linspace(start, end, steps)`: computed from both ends, as PyTorch does, for symmetry.
     pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Result<Tensor> {
         let t = Tensor::zeros(&[steps], dtype);
-        let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
+        let step = if steps > 1 {
+            (end - start) / (steps - 1) as f64
+        } else {
+            0.0
+        };
         let half = steps / 2;
         with_dtype!(dtype, T => {
             let o: &mut [T] = unsafe { t.contiguous_slice_mut() };

@@ -18,7 +18,11 @@ fn acc<T: Element>(a: T, b: T) -> T {
 
 fn index_values(op: &str, index: &Tensor) -> Result<Vec<i64>> {
     if index.dtype() != DType::I64 && index.dtype() != DType::I32 {
-        bail!(Runtime, "{op}(): Expected dtype int64 for index, got {}", index.dtype().name());
+        bail!(
+            Runtime,
+            "{op}(): Expected dtype int64 for index, got {}",
+            index.dtype().name()
+        );
     }
     Ok(index.to_vec::<i64>())
 }
@@ -47,7 +51,11 @@ fn check_gather_shapes(op: &str, x: &Tensor, index: &Tensor, dim: usize) -> Resu
 impl Tensor {
     fn as_1d_if_scalar(&self) -> Tensor {
         if self.ndim() == 0 {
-            self.alias(Layout { shape: vec![1], strides: vec![1], offset: self.offset() })
+            self.alias(Layout {
+                shape: vec![1],
+                strides: vec![1],
+                offset: self.offset(),
+            })
         } else {
             self.clone()
         }
@@ -77,19 +85,38 @@ impl Tensor {
         });
         let in_shape = self.shape().to_vec();
         let index = index.clone();
-        Ok(record("GatherBackward0", out, &[self], &[], false, move |g, _| {
-            let z = Tensor::zeros(&in_shape, g.dtype());
-            Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
-        }))
+        Ok(record(
+            "GatherBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let z = Tensor::zeros(&in_shape, g.dtype());
+                Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
+            },
+        ))
     }
 
-    fn scatter_impl(&self, op: &str, dim: usize, index: &Tensor, src: &Tensor, add: bool) -> Result<Tensor> {
+    fn scatter_impl(
+        &self,
+        op: &str,
+        dim: usize,
+        index: &Tensor,
+        src: &Tensor,
+        add: bool,
+    ) -> Result<Tensor> {
         let x = self.as_1d_if_scalar();
         let idx_t = index.as_1d_if_scalar();
         check_gather_shapes(op, &x, &idx_t, dim)?;
         for d in 0..idx_t.ndim() {
             if src.ndim() == idx_t.ndim() && idx_t.shape()[d] > src.shape()[d] {
-                bail!(Runtime, "{op}(): Expected index {} to be smaller than src {} in every dimension", fmt_shape(index.shape()), fmt_shape(src.shape()));
+                bail!(
+                    Runtime,
+                    "{op}(): Expected index {} to be smaller than src {} in every dimension",
+                    fmt_shape(index.shape()),
+                    fmt_shape(src.shape())
+                );
             }
         }
         let idx = index_values(op, index)?;
@@ -98,7 +125,12 @@ impl Tensor {
         // The part of src covered by index, in row-major order.
         let src = src.to_dtype_raw(self.dtype()).as_1d_if_scalar();
         let vals = if src.ndim() == idx_t.ndim() {
-            src.alias(Layout { shape: idx_t.shape().to_vec(), strides: src.strides().to_vec(), offset: src.offset() }).contiguous_copy()
+            src.alias(Layout {
+                shape: idx_t.shape().to_vec(),
+                strides: src.strides().to_vec(),
+                offset: src.offset(),
+            })
+            .contiguous_copy()
         } else {
             src.broadcast_to(idx_t.shape())?.contiguous_copy()
         };
@@ -115,7 +147,7 @@ impl Tensor {
                 dst[o] = if add { acc(dst[o], v[k]) } else { v[k] };
             }
         });
-        Ok(out.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)
+        out.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())
     }
 
     /// `scatter_add(dim, index, src)`: out of place.
@@ -124,11 +156,22 @@ impl Tensor {
         let out = self.scatter_impl("scatter_add", d, index, src, true)?;
         let index = index.clone();
         let src_shape = src.shape().to_vec();
-        Ok(record("ScatterAddBackward0", out, &[self, src], &[], false, move |g, _| {
-            let gs = g.gather(d as i64, &index)?;
-            let gs = if gs.shape() == src_shape.as_slice() { gs } else { pad_to(&gs, &src_shape)? };
-            Ok(vec![Some(g.clone()), Some(gs)])
-        }))
+        Ok(record(
+            "ScatterAddBackward0",
+            out,
+            &[self, src],
+            &[],
+            false,
+            move |g, _| {
+                let gs = g.gather(d as i64, &index)?;
+                let gs = if gs.shape() == src_shape.as_slice() {
+                    gs
+                } else {
+                    pad_to(&gs, &src_shape)?
+                };
+                Ok(vec![Some(g.clone()), Some(gs)])
+            },
+        ))
     }
 
     /// `scatter(dim, index, src)`: out of place; overwritten positions get no gradient.
@@ -137,19 +180,34 @@ impl Tensor {
         let out = self.scatter_impl("scatter", d, index, src, false)?;
         let index = index.clone();
         let src_shape = src.shape().to_vec();
-        Ok(record("ScatterBackward0", out, &[self, src], &[], false, move |g, _| {
-            let zero = Tensor::scalar(Scalar::Float(0.0), g.dtype());
-            let gself = g.scatter(d as i64, &index, &zero)?;
-            let gs = g.gather(d as i64, &index)?;
-            let gs = if gs.shape() == src_shape.as_slice() { gs } else { pad_to(&gs, &src_shape)? };
-            Ok(vec![Some(gself), Some(gs)])
-        }))
+        Ok(record(
+            "ScatterBackward0",
+            out,
+            &[self, src],
+            &[],
+            false,
+            move |g, _| {
+                let zero = Tensor::scalar(Scalar::Float(0.0), g.dtype());
+                let gself = g.scatter(d as i64, &index, &zero)?;
+                let gs = g.gather(d as i64, &index)?;
+                let gs = if gs.shape() == src_shape.as_slice() {
+                    gs
+                } else {
+                    pad_to(&gs, &src_shape)?
+                };
+                Ok(vec![Some(gself), Some(gs)])
+            },
+        ))
     }
 
     /// `index_select(dim, index)` with a 1-D (or 0-d) integer index.
     pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         if index.ndim() > 1 {
-            bail!(Index, "index_select(): Index is supposed to be a vector, got shape {}", fmt_shape(index.shape()));
+            bail!(
+                Index,
+                "index_select(): Index is supposed to be a vector, got shape {}",
+                fmt_shape(index.shape())
+            );
         }
         let d = wrap_dim("index_select", dim, self.ndim())?;
         let idx = index_values("index_select", index)?;
@@ -157,7 +215,10 @@ impl Tensor {
         let size = x.shape()[d] as i64;
         for &i in &idx {
             if i < -size || i >= size {
-                bail!(Index, "index_select(): index {i} is out of range for dimension {d} with size {size}");
+                bail!(
+                    Index,
+                    "index_select(): index {i} is out of range for dimension {d} with size {size}"
+                );
             }
         }
         let mut shape = x.shape().to_vec();
@@ -165,57 +226,127 @@ impl Tensor {
         // Expand the index along the other dims and gather.
         let mut ishape = vec![1usize; x.ndim()];
         ishape[d] = idx.len();
-        let wrapped: Vec<i64> = idx.iter().map(|&i| if i < 0 { i + size } else { i }).collect();
+        let wrapped: Vec<i64> = idx
+            .iter()
+            .map(|&i| if i < 0 { i + size } else { i })
+            .collect();
         let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&shape)?;
         let out = self.detach().as_1d_if_scalar().gather(d as i64, &it)?;
-        let out = if self.ndim() == 0 { out.reshape(&[])? } else { out };
+        let out = if self.ndim() == 0 {
+            out.reshape(&[])?
+        } else {
+            out
+        };
         let in_shape = self.shape().to_vec();
         let index = index.clone();
-        Ok(record("IndexSelectBackward0", out, &[self], &[], false, move |g, _| {
-            let z = Tensor::zeros(&in_shape, g.dtype());
-            Ok(vec![Some(z.index_add(d as i64, &index, g, Scalar::Int(1))?)])
-        }))
+        Ok(record(
+            "IndexSelectBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let z = Tensor::zeros(&in_shape, g.dtype());
+                Ok(vec![Some(z.index_add(
+                    d as i64,
+                    &index,
+                    g,
+                    Scalar::Int(1),
+                )?)])
+            },
+        ))
     }
 
     /// `index_add(dim, index, source, alpha)`: out of place.
-    pub fn index_add(&self, dim: i64, index: &Tensor, source: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    pub fn index_add(
+        &self,
+        dim: i64,
+        index: &Tensor,
+        source: &Tensor,
+        alpha: Scalar,
+    ) -> Result<Tensor> {
         let d = wrap_dim("index_add", dim, self.ndim())?;
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
         if idx.iter().any(|&i| i < -size || i >= size) {
-            bail!(Index, "index_add(): index out of range for dimension {d} with size {size}");
+            bail!(
+                Index,
+                "index_add(): index out of range for dimension {d} with size {size}"
+            );
         }
-        let src = if alpha == Scalar::Int(1) { source.clone() } else { source.mul_scalar(alpha)? };
+        let src = if alpha == Scalar::Int(1) {
+            source.clone()
+        } else {
+            source.mul_scalar(alpha)?
+        };
         let src = src.as_1d_if_scalar();
         let mut expect = x.shape().to_vec();
         expect[d] = idx.len();
         if src.shape() != expect.as_slice() {
-            bail!(Runtime, "index_add(): source {} should have shape {} for index of length {}", fmt_shape(source.shape()), fmt_shape(&expect), idx.len());
+            bail!(
+                Runtime,
+                "index_add(): source {} should have shape {} for index of length {}",
+                fmt_shape(source.shape()),
+                fmt_shape(&expect),
+                idx.len()
+            );
         }
         let mut ishape = vec![1usize; x.ndim()];
         ishape[d] = idx.len();
-        let wrapped: Vec<i64> = idx.iter().map(|&i| if i < 0 { i + size } else { i }).collect();
-        let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&expect)?.contiguous_copy();
-        let out = self.detach().scatter_impl("index_add", d, &it, &src.detach(), true)?;
+        let wrapped: Vec<i64> = idx
+            .iter()
+            .map(|&i| if i < 0 { i + size } else { i })
+            .collect();
+        let it = Tensor::from_vec(wrapped, &ishape)?
+            .broadcast_to(&expect)?
+            .contiguous_copy();
+        let out = self
+            .detach()
+            .scatter_impl("index_add", d, &it, &src.detach(), true)?;
         let index = index.clone();
-        Ok(record("IndexAddBackward0", out, &[self, &src], &[], false, move |g, _| {
-            Ok(vec![Some(g.clone()), Some(g.index_select(d as i64, &index)?)])
-        }))
+        Ok(record(
+            "IndexAddBackward0",
+            out,
+            &[self, &src],
+            &[],
+            false,
+            move |g, _| {
+                Ok(vec![
+                    Some(g.clone()),
+                    Some(g.index_select(d as i64, &index)?),
+                ])
+            },
+        ))
     }
 
     /// `torch.where(cond, self, other)` with broadcasting and promotion.
     pub fn where_(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let cond = self;
         if cond.dtype() != DType::Bool && cond.dtype() != DType::U8 {
-            bail!(Runtime, "where expected condition to be a boolean tensor, but got a tensor with dtype {}", cond.dtype().name());
+            bail!(
+                Runtime,
+                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                cond.dtype().name()
+            );
         }
         let shape = crate::layout::broadcast_shapes("where", cond.shape(), a.shape())?;
         let shape = crate::layout::broadcast_shapes("where", &shape, b.shape())?;
         let dt = crate::dtype::promote_types(a.dtype(), b.dtype());
-        let c = cond.to_dtype_raw(DType::Bool).broadcast_to(&shape)?.contiguous_copy();
-        let av = a.detach().to_dtype_raw(dt).broadcast_to(&shape)?.contiguous_copy();
-        let bv = b.detach().to_dtype_raw(dt).broadcast_to(&shape)?.contiguous_copy();
+        let c = cond
+            .to_dtype_raw(DType::Bool)
+            .broadcast_to(&shape)?
+            .contiguous_copy();
+        let av = a
+            .detach()
+            .to_dtype_raw(dt)
+            .broadcast_to(&shape)?
+            .contiguous_copy();
+        let bv = b
+            .detach()
+            .to_dtype_raw(dt)
+            .broadcast_to(&shape)?
+            .contiguous_copy();
         let out = Tensor::zeros(&shape, dt);
         with_dtype!(dt, T => {
             let (cs, xs, ys) = (c.contiguous_slice::<bool>(), av.contiguous_slice::<T>(), bv.contiguous_slice::<T>());
@@ -226,24 +357,40 @@ impl Tensor {
         });
         let (sa, sb, da, db) = (a.shape().to_vec(), b.shape().to_vec(), a.dtype(), b.dtype());
         let cond = cond.clone();
-        Ok(record("WhereBackward0", out, &[a, b], &[], false, move |g, _| {
-            let z = Tensor::scalar(Scalar::Float(0.0), g.dtype());
-            let ga = cond.where_(g, &z)?.sum_to(&sa)?.to_dtype(da)?;
-            let gb = cond.where_(&z, g)?.sum_to(&sb)?.to_dtype(db)?;
-            Ok(vec![Some(ga), Some(gb)])
-        }))
+        Ok(record(
+            "WhereBackward0",
+            out,
+            &[a, b],
+            &[],
+            false,
+            move |g, _| {
+                let z = Tensor::scalar(Scalar::Float(0.0), g.dtype());
+                let ga = cond.where_(g, &z)?.sum_to(&sa)?.to_dtype(da)?;
+                let gb = cond.where_(&z, g)?.sum_to(&sb)?.to_dtype(db)?;
+                Ok(vec![Some(ga), Some(gb)])
+            },
+        ))
     }
 
     /// `masked_fill(mask, value)`.
     pub fn masked_fill(&self, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
         if mask.dtype() != DType::Bool {
-            bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().name());
+            bail!(
+                Runtime,
+                "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+                mask.dtype().name()
+            );
         }
         crate::layout::broadcast_shapes("masked_fill", self.shape(), mask.shape())?;
         let v = value.to_dtype(self.dtype())?;
         let out = mask.where_(&v, self)?;
         if out.shape() != self.shape() {
-            bail!(Runtime, "masked_fill: mask {} does not broadcast to the input {}", fmt_shape(mask.shape()), fmt_shape(self.shape()));
+            bail!(
+                Runtime,
+                "masked_fill: mask {} does not broadcast to the input {}",
+                fmt_shape(mask.shape()),
+                fmt_shape(self.shape())
+            );
         }
         Ok(out)
     }

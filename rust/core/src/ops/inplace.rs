@@ -14,14 +14,19 @@ impl Tensor {
         others: &[&Tensor],
         f: impl FnOnce(&Tensor) -> Result<Tensor>,
     ) -> Result<()> {
-        let tracking = is_grad_enabled() && (self.requires_grad() || others.iter().any(|t| t.requires_grad()));
+        let tracking =
+            is_grad_enabled() && (self.requires_grad() || others.iter().any(|t| t.requires_grad()));
         if tracking && self.is_leaf() && self.requires_grad() {
             return Err(Error::runtime(format!(
                 "{op}: a leaf Variable that requires grad is being used in an in-place operation."
             )));
         }
         // The op's node may save its input; give it a snapshot the write below cannot change.
-        let src = if tracking { self.clone_tensor() } else { self.clone() };
+        let src = if tracking {
+            self.clone_tensor()
+        } else {
+            self.clone()
+        };
         let r = f(&src)?;
         if r.shape() != self.shape() {
             return Err(Error::runtime(format!(

@@ -11,18 +11,33 @@ impl Tensor {
         if tensors.is_empty() {
             bail!(Runtime, "torch.cat(): expected a non-empty list of Tensors");
         }
-        let parts: Vec<&Tensor> = tensors.iter().filter(|t| !(t.ndim() == 1 && t.numel() == 0)).collect();
-        let parts: Vec<&Tensor> = if parts.is_empty() { vec![&tensors[0]] } else { parts };
+        let parts: Vec<&Tensor> = tensors
+            .iter()
+            .filter(|t| !(t.ndim() == 1 && t.numel() == 0))
+            .collect();
+        let parts: Vec<&Tensor> = if parts.is_empty() {
+            vec![&tensors[0]]
+        } else {
+            parts
+        };
         let first = parts[0];
         if first.ndim() == 0 {
-            bail!(Runtime, "torch.cat(): zero-dimensional tensor (at position 0) cannot be concatenated");
+            bail!(
+                Runtime,
+                "torch.cat(): zero-dimensional tensor (at position 0) cannot be concatenated"
+            );
         }
         let d = wrap_dim("cat", dim, first.ndim())?;
         let mut dt = first.dtype();
         let mut total = 0;
         for (i, t) in parts.iter().enumerate() {
             if t.ndim() != first.ndim() {
-                bail!(Runtime, "torch.cat(): Tensors must have same number of dimensions: got {} and {}", first.ndim(), t.ndim());
+                bail!(
+                    Runtime,
+                    "torch.cat(): Tensors must have same number of dimensions: got {} and {}",
+                    first.ndim(),
+                    t.ndim()
+                );
             }
             for k in 0..first.ndim() {
                 if k != d && t.shape()[k] != first.shape()[k] {
@@ -39,20 +54,29 @@ impl Tensor {
         let mut sizes = Vec::new();
         for t in &parts {
             let n = t.shape()[d];
-            out.detach().narrow(d as i64, start as i64, n as i64)?.write_from(t)?;
+            out.detach()
+                .narrow(d as i64, start as i64, n as i64)?
+                .write_from(t)?;
             sizes.push((n, t.dtype()));
             start += n;
         }
         let inputs: Vec<&Tensor> = parts.to_vec();
-        Ok(record("CatBackward0", out, &inputs, &[], false, move |g, _| {
-            let mut s = 0i64;
-            let mut grads = Vec::new();
-            for &(n, t_dt) in &sizes {
-                grads.push(Some(g.narrow(d as i64, s, n as i64)?.to_dtype(t_dt)?));
-                s += n as i64;
-            }
-            Ok(grads)
-        }))
+        Ok(record(
+            "CatBackward0",
+            out,
+            &inputs,
+            &[],
+            false,
+            move |g, _| {
+                let mut s = 0i64;
+                let mut grads = Vec::new();
+                for &(n, t_dt) in &sizes {
+                    grads.push(Some(g.narrow(d as i64, s, n as i64)?.to_dtype(t_dt)?));
+                    s += n as i64;
+                }
+                Ok(grads)
+            },
+        ))
     }
 
     /// `torch.stack`: all tensors must have the same shape.
@@ -77,7 +101,10 @@ impl Tensor {
         for &d in dims {
             let d = wrap_dim("flip", d, self.ndim())?;
             if seen.contains(&d) {
-                bail!(Runtime, "flip: dim {d} appears multiple times in the list of dims");
+                bail!(
+                    Runtime,
+                    "flip: dim {d} appears multiple times in the list of dims"
+                );
             }
             seen.push(d);
             let n = self.shape()[d] as i64;
@@ -88,7 +115,14 @@ impl Tensor {
             out = out.contiguous_copy();
         }
         let dims: Vec<i64> = seen.iter().map(|&d| d as i64).collect();
-        Ok(record("FlipBackward0", out, &[self], &[], false, move |g, _| Ok(vec![Some(g.flip(&dims)?)])))
+        Ok(record(
+            "FlipBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(g.flip(&dims)?)]),
+        ))
     }
 
     /// True when every tensor has dtype `dt`.

@@ -18,7 +18,12 @@ fn parallelism(m: usize, n: usize, k: usize) -> Parallelism {
 fn batch_offsets(t: &Tensor) -> Vec<usize> {
     let nd = t.ndim();
     let mut v = Vec::new();
-    for_each_offset(&t.shape()[..nd - 2], &t.strides()[..nd - 2], t.offset(), |o| v.push(o));
+    for_each_offset(
+        &t.shape()[..nd - 2],
+        &t.strides()[..nd - 2],
+        t.offset(),
+        |o| v.push(o),
+    );
     v
 }
 
@@ -38,7 +43,27 @@ fn gemm_batches<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
         unsafe {
             let dst = po.add(i * m * n);
             if is_gemm_type {
-                gemm::gemm(m, n, k, dst, 1, n as isize, false, pa.add(oa), acs, ars, pb.add(ob), bcs, brs, T::from_f64(0.0), T::from_f64(1.0), false, false, false, par);
+                gemm::gemm(
+                    m,
+                    n,
+                    k,
+                    dst,
+                    1,
+                    n as isize,
+                    false,
+                    pa.add(oa),
+                    acs,
+                    ars,
+                    pb.add(ob),
+                    bcs,
+                    brs,
+                    T::from_f64(0.0),
+                    T::from_f64(1.0),
+                    false,
+                    false,
+                    false,
+                    par,
+                );
             } else {
                 // Integer products: a plain triple loop, wrapping like PyTorch's integer matmul.
                 for r in 0..m {
@@ -77,12 +102,27 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         o
     };
-    Ok(record("BmmBackward0", out, &[a, b], &[a, b], false, |g, s| {
-        let (a, b) = (&s[0], &s[1]);
-        let ga = if a.requires_grad() { Some(bmm_nd(g, &b.transpose(-1, -2)?)?) } else { None };
-        let gb = if b.requires_grad() { Some(bmm_nd(&a.transpose(-1, -2)?, g)?) } else { None };
-        Ok(vec![ga, gb])
-    }))
+    Ok(record(
+        "BmmBackward0",
+        out,
+        &[a, b],
+        &[a, b],
+        false,
+        |g, s| {
+            let (a, b) = (&s[0], &s[1]);
+            let ga = if a.requires_grad() {
+                Some(bmm_nd(g, &b.transpose(-1, -2)?)?)
+            } else {
+                None
+            };
+            let gb = if b.requires_grad() {
+                Some(bmm_nd(&a.transpose(-1, -2)?, g)?)
+            } else {
+                None
+            };
+            Ok(vec![ga, gb])
+        },
+    ))
 }
 
 fn dims_str(t: &Tensor) -> String {
@@ -95,23 +135,54 @@ impl Tensor {
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
         let (a, b) = (self, other);
         if a.ndim() == 0 || b.ndim() == 0 {
-            bail!(Runtime, "matmul: both arguments to matmul need to be at least 1D, but they are {}D and {}D", a.ndim(), b.ndim());
+            bail!(
+                Runtime,
+                "matmul: both arguments to matmul need to be at least 1D, but they are {}D and {}D",
+                a.ndim(),
+                b.ndim()
+            );
         }
         if a.dtype() != b.dtype() {
-            bail!(Runtime, "matmul: expected m1 and m2 to have the same dtype, but got: {} != {}", a.dtype().name(), b.dtype().name());
+            bail!(
+                Runtime,
+                "matmul: expected m1 and m2 to have the same dtype, but got: {} != {}",
+                a.dtype().name(),
+                b.dtype().name()
+            );
         }
         if a.dtype() == DType::Bool {
-            bail!(Runtime, "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'");
+            bail!(
+                Runtime,
+                "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'"
+            );
         }
-        let a2 = if a.ndim() == 1 { a.unsqueeze(0)? } else { a.clone() };
-        let b2 = if b.ndim() == 1 { b.unsqueeze(1)? } else { b.clone() };
+        let a2 = if a.ndim() == 1 {
+            a.unsqueeze(0)?
+        } else {
+            a.clone()
+        };
+        let b2 = if b.ndim() == 1 {
+            b.unsqueeze(1)?
+        } else {
+            b.clone()
+        };
         let (na, nb) = (a2.ndim(), b2.ndim());
-        let (m, k1, k2, n) = (a2.shape()[na - 2], a2.shape()[na - 1], b2.shape()[nb - 2], b2.shape()[nb - 1]);
+        let (m, k1, k2, n) = (
+            a2.shape()[na - 2],
+            a2.shape()[na - 1],
+            b2.shape()[nb - 2],
+            b2.shape()[nb - 1],
+        );
         if k1 != k2 {
             if a.ndim() == 1 && b.ndim() == 1 {
                 bail!(Runtime, "matmul: inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively", a.numel(), b.numel(), a.numel(), b.numel());
             }
-            bail!(Runtime, "matmul: mat1 and mat2 shapes cannot be multiplied ({} and {})", dims_str(&a2.matrix_view()), dims_str(&b2.matrix_view_b()));
+            bail!(
+                Runtime,
+                "matmul: mat1 and mat2 shapes cannot be multiplied ({} and {})",
+                dims_str(&a2.matrix_view()),
+                dims_str(&b2.matrix_view_b())
+            );
         }
         let batch = broadcast_shapes("matmul", &a2.shape()[..na - 2], &b2.shape()[..nb - 2])?;
         let mut sa = batch.clone();
@@ -138,13 +209,21 @@ impl Tensor {
 
     fn matrix_view_b(&self) -> Tensor {
         let nd = self.ndim();
-        self.alias(Layout::contiguous(&[self.shape()[nd - 2], self.shape()[nd - 1]]))
+        self.alias(Layout::contiguous(&[
+            self.shape()[nd - 2],
+            self.shape()[nd - 1],
+        ]))
     }
 
     /// `mm`: strictly 2-D.
     pub fn mm(&self, other: &Tensor) -> Result<Tensor> {
         if self.ndim() != 2 || other.ndim() != 2 {
-            bail!(Runtime, "mm: self must be a matrix (got {}D and {}D)", self.ndim(), other.ndim());
+            bail!(
+                Runtime,
+                "mm: self must be a matrix (got {}D and {}D)",
+                self.ndim(),
+                other.ndim()
+            );
         }
         self.matmul(other)
     }
@@ -152,31 +231,56 @@ impl Tensor {
     /// `bmm`: strictly 3-D with equal batch sizes.
     pub fn bmm(&self, other: &Tensor) -> Result<Tensor> {
         if self.ndim() != 3 || other.ndim() != 3 {
-            bail!(Runtime, "bmm: batch1 must be a 3D tensor (got {}D and {}D)", self.ndim(), other.ndim());
+            bail!(
+                Runtime,
+                "bmm: batch1 must be a 3D tensor (got {}D and {}D)",
+                self.ndim(),
+                other.ndim()
+            );
         }
         if self.shape()[0] != other.shape()[0] {
-            bail!(Runtime, "bmm: batch1 and batch2 must have same number of batches, got {} and {}", self.shape()[0], other.shape()[0]);
+            bail!(
+                Runtime,
+                "bmm: batch1 and batch2 must have same number of batches, got {} and {}",
+                self.shape()[0],
+                other.shape()[0]
+            );
         }
         self.matmul(other)
     }
 
     pub fn mv(&self, v: &Tensor) -> Result<Tensor> {
         if self.ndim() != 2 || v.ndim() != 1 {
-            bail!(Runtime, "mv: vector + matrix @ vector expected, got {}, {}", self.ndim(), v.ndim());
+            bail!(
+                Runtime,
+                "mv: vector + matrix @ vector expected, got {}, {}",
+                self.ndim(),
+                v.ndim()
+            );
         }
         self.matmul(v)
     }
 
     pub fn dot(&self, v: &Tensor) -> Result<Tensor> {
         if self.ndim() != 1 || v.ndim() != 1 {
-            bail!(Runtime, "dot: 1D tensors expected, but got {}D and {}D tensors", self.ndim(), v.ndim());
+            bail!(
+                Runtime,
+                "dot: 1D tensors expected, but got {}D and {}D tensors",
+                self.ndim(),
+                v.ndim()
+            );
         }
         self.matmul(v)
     }
 
     pub fn outer(&self, v: &Tensor) -> Result<Tensor> {
         if self.ndim() != 1 || v.ndim() != 1 {
-            bail!(Runtime, "outer: 1D tensors expected, but got {}D and {}D tensors", self.ndim(), v.ndim());
+            bail!(
+                Runtime,
+                "outer: 1D tensors expected, but got {}D and {}D tensors",
+                self.ndim(),
+                v.ndim()
+            );
         }
         self.unsqueeze(1)?.mul(&v.unsqueeze(0)?)
     }

@@ -14,7 +14,10 @@ pub fn reduce_dims(op: &str, dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     for &d in dims {
         let d = wrap_dim(op, d, ndim)?;
         if out.contains(&d) {
-            bail!(Runtime, "{op}: dim {d} appears multiple times in the list of dims");
+            bail!(
+                Runtime,
+                "{op}: dim {d} appears multiple times in the list of dims"
+            );
         }
         out.push(d);
     }
@@ -46,12 +49,24 @@ pub fn to_rows(x: &Tensor, dims: &[usize]) -> Rows {
         offset: l.offset,
     };
     let p = x.alias(permuted);
-    let data = if p.is_contiguous() { p } else { p.contiguous_copy() };
+    let data = if p.is_contiguous() {
+        p
+    } else {
+        p.contiguous_copy()
+    };
     let inner: usize = dims.iter().map(|&d| l.shape[d]).product();
     let outer: usize = kept.iter().map(|&d| l.shape[d]).product();
-    let keep_shape = (0..nd).map(|d| if dims.contains(&d) { 1 } else { l.shape[d] }).collect();
+    let keep_shape = (0..nd)
+        .map(|d| if dims.contains(&d) { 1 } else { l.shape[d] })
+        .collect();
     let drop_shape = kept.iter().map(|&d| l.shape[d]).collect();
-    Rows { data, outer, inner, keep_shape, drop_shape }
+    Rows {
+        data,
+        outer,
+        inner,
+        keep_shape,
+        drop_shape,
+    }
 }
 
 /// Applies `f` to each row, writing one output per row (rows in parallel when large).
@@ -63,7 +78,9 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[
         return;
     }
     if rows.outer * inner >= crate::cpu::parallel::PAR_THRESHOLD && rows.outer > 1 {
-        out.par_iter_mut().enumerate().for_each(|(i, o)| *o = f(&src[i * inner..(i + 1) * inner]));
+        out.par_iter_mut()
+            .enumerate()
+            .for_each(|(i, o)| *o = f(&src[i * inner..(i + 1) * inner]));
     } else {
         for (i, o) in out.iter_mut().enumerate() {
             *o = f(&src[i * inner..(i + 1) * inner]);
@@ -103,7 +120,12 @@ fn sum_f64(x: &[f64]) -> f64 {
 }
 
 /// Restores the reduced dims of a gradient so that it broadcasts against the input.
-pub fn expand_grad(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn expand_grad(
+    g: &Tensor,
+    in_shape: &[usize],
+    dims: &[usize],
+    keepdim: bool,
+) -> Result<Tensor> {
     let mut g = g.clone();
     if !keepdim {
         for &d in dims {
@@ -115,14 +137,22 @@ pub fn expand_grad(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool
 
 impl Tensor {
     fn reduce_out(&self, rows: &Rows, keepdim: bool, dtype: DType) -> Tensor {
-        let shape = if keepdim { &rows.keep_shape } else { &rows.drop_shape };
+        let shape = if keepdim {
+            &rows.keep_shape
+        } else {
+            &rows.drop_shape
+        };
         Tensor::zeros(shape, dtype)
     }
 
     /// `sum(dims, keepdim)`; integer and bool inputs sum to int64, as in PyTorch.
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
-        let out_dt = if self.dtype().is_float() { self.dtype() } else { DType::I64 };
+        let out_dt = if self.dtype().is_float() {
+            self.dtype()
+        } else {
+            DType::I64
+        };
         let cd = match out_dt {
             DType::F64 => DType::F64,
             DType::I64 => DType::I64,
@@ -131,15 +161,26 @@ impl Tensor {
         let rows = to_rows(&self.to_dtype_raw(cd), &dims);
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
-            DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f32),
-            DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f64),
-            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| r.iter().fold(0i64, |a, &b| a.wrapping_add(b))),
+            DType::F32 => {
+                per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f32)
+            }
+            DType::F64 => {
+                per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f64)
+            }
+            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
+                r.iter().fold(0i64, |a, &b| a.wrapping_add(b))
+            }),
         }
         let out = out.to_dtype_raw(out_dt);
         let in_shape = self.shape().to_vec();
-        Ok(record("SumBackward1", out, &[self], &[], false, move |g, _| {
-            Ok(vec![Some(expand_grad(g, &in_shape, &dims, keepdim)?)])
-        }))
+        Ok(record(
+            "SumBackward1",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(expand_grad(g, &in_shape, &dims, keepdim)?)]),
+        ))
     }
 
     pub fn sum_all(&self) -> Result<Tensor> {
@@ -162,7 +203,11 @@ impl Tensor {
         let name = if is_max { "amax" } else { "amin" };
         let rd = reduce_dims(name, dims, self.ndim())?;
         if rd.iter().any(|&d| self.shape()[d] == 0) {
-            bail!(Index, "{name}(): Expected reduction dim {} to have non-zero size.", rd[0]);
+            bail!(
+                Index,
+                "{name}(): Expected reduction dim {} to have non-zero size.",
+                rd[0]
+            );
         }
         let rows = to_rows(self, &rd);
         let out = self.reduce_out(&rows, keepdim, self.dtype());
@@ -170,11 +215,17 @@ impl Tensor {
             per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r| extreme(r, is_max).1);
         });
         let in_shape = self.shape().to_vec();
-        let bw = if is_max { "AmaxBackward0" } else { "AminBackward0" };
+        let bw = if is_max {
+            "AmaxBackward0"
+        } else {
+            "AminBackward0"
+        };
         Ok(record(bw, out, &[self], &[self], true, move |g, s| {
             let (x, y) = (&s[0], &s[1]);
             let y = expand_grad(y, &in_shape, &rd, keepdim)?;
-            let mask = x.binary(crate::ops::binary::BinaryOp::Eq, &y)?.to_dtype(g.dtype())?;
+            let mask = x
+                .binary(crate::ops::binary::BinaryOp::Eq, &y)?
+                .to_dtype(g.dtype())?;
             let count = mask.sum_dims(&rd.iter().map(|&d| d as i64).collect::<Vec<_>>(), true)?;
             let g = expand_grad(g, &in_shape, &rd, keepdim)?;
             Ok(vec![Some(g.mul(&mask)?.div(&count)?)])
@@ -186,7 +237,10 @@ impl Tensor {
         let name = if is_max { "max" } else { "min" };
         let d = wrap_dim(name, dim, self.ndim())?;
         if self.ndim() > 0 && self.shape()[d] == 0 {
-            bail!(Index, "{name}(): Expected reduction dim {d} to have non-zero size.");
+            bail!(
+                Index,
+                "{name}(): Expected reduction dim {d} to have non-zero size."
+            );
         }
         let rd: Vec<usize> = if self.ndim() == 0 { vec![] } else { vec![d] };
         let rows = to_rows(self, &rd);
@@ -197,7 +251,11 @@ impl Tensor {
             per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r| extreme(r, is_max).1);
         });
         let in_shape = self.shape().to_vec();
-        let bw = if is_max { "MaxBackward0" } else { "MinBackward0" };
+        let bw = if is_max {
+            "MaxBackward0"
+        } else {
+            "MinBackward0"
+        };
         let idx_saved = idx.clone();
         let vals = record(bw, vals, &[self], &[], false, move |g, _| {
             let (g, i) = if keepdim || rd.is_empty() {
@@ -220,7 +278,10 @@ impl Tensor {
             Some(d) => Ok(self.max_dim(d, keepdim, is_max)?.1),
             None => {
                 if self.numel() == 0 {
-                    bail!(Runtime, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+                    bail!(
+                        Runtime,
+                        "argmax(): Expected reduction dim to be specified for input.numel() == 0."
+                    );
                 }
                 let flat = self.detach().reshape(&[-1])?;
                 let i = flat.max_dim(0, false, is_max)?.1;
@@ -252,57 +313,105 @@ impl Tensor {
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
     pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let rd = reduce_dims("prod", dims, self.ndim())?;
-        let out_dt = if self.dtype().is_float() { self.dtype() } else { DType::I64 };
-        let cd = if out_dt == DType::F64 { DType::F64 } else if out_dt.is_float() { DType::F32 } else { DType::I64 };
+        let out_dt = if self.dtype().is_float() {
+            self.dtype()
+        } else {
+            DType::I64
+        };
+        let cd = if out_dt == DType::F64 {
+            DType::F64
+        } else if out_dt.is_float() {
+            DType::F32
+        } else {
+            DType::I64
+        };
         let rows = to_rows(&self.to_dtype_raw(cd), &rd);
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
-            DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, |r| r.iter().product()),
-            DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| r.iter().product()),
-            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| r.iter().fold(1i64, |a, &b| a.wrapping_mul(b))),
+            DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
+                r.iter().product()
+            }),
+            DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
+                r.iter().product()
+            }),
+            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
+                r.iter().fold(1i64, |a, &b| a.wrapping_mul(b))
+            }),
         }
         let out = out.to_dtype_raw(out_dt);
         let in_shape = self.shape().to_vec();
-        Ok(record("ProdBackward1", out, &[self], &[self], false, move |g, s| {
-            let x = &s[0];
-            // d prod / d x_i = prod of the others: a product of exclusive cumulative products.
-            let n = rd.len();
-            let moved_rows = {
-                let kept: Vec<i64> = (0..x.ndim()).filter(|d| !rd.contains(d)).map(|d| d as i64).collect();
-                let mut perm = kept.clone();
-                perm.extend(rd.iter().map(|&d| d as i64));
-                let p = x.permute(&perm)?;
-                let flat = p.flatten((x.ndim() - n) as i64, -1).or_else(|_| p.reshape(&[-1]))?;
-                (perm, flat)
-            };
-            let (perm, flat) = moved_rows;
-            let last = flat.ndim() as i64 - 1;
-            let ones = Tensor::ones_like_tensor(&flat.narrow(last, 0, 1.min(flat.shape()[last as usize] as i64))?);
-            let before = if flat.shape()[last as usize] == 0 {
-                flat.clone()
-            } else {
-                Tensor::cat(&[ones.clone(), flat.narrow(last, 0, flat.shape()[last as usize] as i64 - 1)?], last)?.cumprod(last)?
-            };
-            let rev = flat.flip(&[last])?;
-            let after = if flat.shape()[last as usize] == 0 {
-                flat.clone()
-            } else {
-                Tensor::cat(&[ones, rev.narrow(last, 0, rev.shape()[last as usize] as i64 - 1)?], last)?.cumprod(last)?.flip(&[last])?
-            };
-            let others = before.mul(&after)?;
-            let mut pshape: Vec<i64> = perm.iter().map(|&d| x.shape()[d as usize] as i64).collect();
-            if pshape.is_empty() {
-                pshape = vec![];
-            }
-            let others = others.reshape(&pshape)?;
-            let mut inv = vec![0i64; perm.len()];
-            for (i, &d) in perm.iter().enumerate() {
-                inv[d as usize] = i as i64;
-            }
-            let others = others.permute(&inv)?;
-            let g = expand_grad(g, &in_shape, &rd, keepdim)?;
-            Ok(vec![Some(g.mul(&others)?)])
-        }))
+        Ok(record(
+            "ProdBackward1",
+            out,
+            &[self],
+            &[self],
+            false,
+            move |g, s| {
+                let x = &s[0];
+                // d prod / d x_i = prod of the others: a product of exclusive cumulative products.
+                let n = rd.len();
+                let moved_rows = {
+                    let kept: Vec<i64> = (0..x.ndim())
+                        .filter(|d| !rd.contains(d))
+                        .map(|d| d as i64)
+                        .collect();
+                    let mut perm = kept.clone();
+                    perm.extend(rd.iter().map(|&d| d as i64));
+                    let p = x.permute(&perm)?;
+                    let flat = p
+                        .flatten((x.ndim() - n) as i64, -1)
+                        .or_else(|_| p.reshape(&[-1]))?;
+                    (perm, flat)
+                };
+                let (perm, flat) = moved_rows;
+                let last = flat.ndim() as i64 - 1;
+                let ones = Tensor::ones_like_tensor(&flat.narrow(
+                    last,
+                    0,
+                    1.min(flat.shape()[last as usize] as i64),
+                )?);
+                let before = if flat.shape()[last as usize] == 0 {
+                    flat.clone()
+                } else {
+                    Tensor::cat(
+                        &[
+                            ones.clone(),
+                            flat.narrow(last, 0, flat.shape()[last as usize] as i64 - 1)?,
+                        ],
+                        last,
+                    )?
+                    .cumprod(last)?
+                };
+                let rev = flat.flip(&[last])?;
+                let after = if flat.shape()[last as usize] == 0 {
+                    flat.clone()
+                } else {
+                    Tensor::cat(
+                        &[
+                            ones,
+                            rev.narrow(last, 0, rev.shape()[last as usize] as i64 - 1)?,
+                        ],
+                        last,
+                    )?
+                    .cumprod(last)?
+                    .flip(&[last])?
+                };
+                let others = before.mul(&after)?;
+                let mut pshape: Vec<i64> =
+                    perm.iter().map(|&d| x.shape()[d as usize] as i64).collect();
+                if pshape.is_empty() {
+                    pshape = vec![];
+                }
+                let others = others.reshape(&pshape)?;
+                let mut inv = vec![0i64; perm.len()];
+                for (i, &d) in perm.iter().enumerate() {
+                    inv[d as usize] = i as i64;
+                }
+                let others = others.permute(&inv)?;
+                let g = expand_grad(g, &in_shape, &rd, keepdim)?;
+                Ok(vec![Some(g.mul(&others)?)])
+            },
+        ))
     }
 }
 

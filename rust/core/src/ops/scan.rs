@@ -6,7 +6,11 @@ use crate::ops::reduce::to_rows;
 use crate::{DType, Result, Tensor};
 
 fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
-    let out_dt = if x.dtype().is_float() { x.dtype() } else { DType::I64 };
+    let out_dt = if x.dtype().is_float() {
+        x.dtype()
+    } else {
+        DType::I64
+    };
     let cd = match out_dt {
         DType::F64 => DType::F64,
         DType::I64 => DType::I64,
@@ -50,28 +54,53 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     if shape.is_empty() {
         shape.push(1);
     }
-    Ok(out.reshape(&shape)?.permute(&inv)?.contiguous_copy().to_dtype_raw(out_dt))
+    Ok(out
+        .reshape(&shape)?
+        .permute(&inv)?
+        .contiguous_copy()
+        .to_dtype_raw(out_dt))
 }
 
 impl Tensor {
     pub fn cumsum(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumsum", dim, self.ndim())?;
         let out = scan(self, d, false)?;
-        Ok(record("CumsumBackward0", out, &[self], &[], false, move |g, _| {
-            let di = d as i64;
-            Ok(vec![Some(g.flip(&[di])?.cumsum(di)?.flip(&[di])?)])
-        }))
+        Ok(record(
+            "CumsumBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let di = d as i64;
+                Ok(vec![Some(g.flip(&[di])?.cumsum(di)?.flip(&[di])?)])
+            },
+        ))
     }
 
     /// `cumprod`; the gradient divides by the input, so it assumes no zeros in the input.
     pub fn cumprod(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumprod", dim, self.ndim())?;
         let out = scan(self, d, true)?;
-        Ok(record("CumprodBackward0", out, &[self], &[self], true, move |g, s| {
-            let (x, y) = (&s[0], if crate::autograd::is_grad_enabled() { s[0].cumprod(d as i64)? } else { s[1].clone() });
-            let di = d as i64;
-            let acc = g.mul(&y)?.flip(&[di])?.cumsum(di)?.flip(&[di])?;
-            Ok(vec![Some(acc.div(x)?)])
-        }))
+        Ok(record(
+            "CumprodBackward0",
+            out,
+            &[self],
+            &[self],
+            true,
+            move |g, s| {
+                let (x, y) = (
+                    &s[0],
+                    if crate::autograd::is_grad_enabled() {
+                        s[0].cumprod(d as i64)?
+                    } else {
+                        s[1].clone()
+                    },
+                );
+                let di = d as i64;
+                let acc = g.mul(&y)?.flip(&[di])?.cumsum(di)?.flip(&[di])?;
+                Ok(vec![Some(acc.div(x)?)])
+            },
+        ))
     }
 }

@@ -149,8 +149,22 @@ fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
     match op {
         Neg => map(a, out, |x| -x),
         Abs => map(a, out, |x| x.abs()),
-        Sign => map(a, out, |x| if x > F::zero() { F::one() } else if x < F::zero() { -F::one() } else { x * F::zero() }),
-        Relu => map(a, out, |x| if x > F::zero() || x.is_nan() { x } else { F::zero() }),
+        Sign => map(a, out, |x| {
+            if x > F::zero() {
+                F::one()
+            } else if x < F::zero() {
+                -F::one()
+            } else {
+                x * F::zero()
+            }
+        }),
+        Relu => map(a, out, |x| {
+            if x > F::zero() || x.is_nan() {
+                x
+            } else {
+                F::zero()
+            }
+        }),
         Floor => map(a, out, |x| x.floor()),
         Ceil => map(a, out, |x| x.ceil()),
         Round => map(a, out, |x| x.round_even()),
@@ -200,7 +214,11 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     if dt == DType::Bool && matches!(op, Neg | Sign | Relu) {
         bail!(Runtime, "{}: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.", op.name());
     }
-    let out_dt = if dt.is_float() || op.keeps_int() { dt } else { DType::F32 };
+    let out_dt = if dt.is_float() || op.keeps_int() {
+        dt
+    } else {
+        DType::F32
+    };
     let cd = match out_dt {
         DType::F64 => DType::F64,
         d if d.is_float() => DType::F32,
@@ -209,9 +227,15 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let src = x.to_dtype_raw(cd).contiguous_copy_if_needed();
     let out = Tensor::zeros(x.shape(), cd);
     match cd {
-        DType::F32 => float_kernel::<f32>(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
-        DType::F64 => float_kernel::<f64>(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
-        _ => int_kernel(op, src.contiguous_slice(), unsafe { out.contiguous_slice_mut() }),
+        DType::F32 => float_kernel::<f32>(op, src.contiguous_slice(), unsafe {
+            out.contiguous_slice_mut()
+        }),
+        DType::F64 => float_kernel::<f64>(op, src.contiguous_slice(), unsafe {
+            out.contiguous_slice_mut()
+        }),
+        _ => int_kernel(op, src.contiguous_slice(), unsafe {
+            out.contiguous_slice_mut()
+        }),
     }
     Ok(out.to_dtype_raw(out_dt))
 }
@@ -237,72 +261,107 @@ impl Tensor {
         if !out.dtype().is_float() {
             return Ok(out);
         }
-        Ok(record(op.backward_name(), out, &[self], &[self], true, move |g, s| {
-            let x = &s[0];
-            let y = || -> Result<Tensor> {
-                if is_grad_enabled() {
-                    x.unary(op)
-                } else {
-                    Ok(s[1].clone())
-                }
-            };
-            let gx = match op {
-                Neg => g.neg()?,
-                Abs => g.mul(&x.sign()?)?,
-                Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
-                Frac => g.clone(),
-                Relu => g.mul(&x.gt_scalar(f(0.0))?.to_dtype(g.dtype())?)?,
-                Exp => g.mul(&y()?)?,
-                Exp2 => g.mul(&y()?)?.mul_scalar(f(std::f64::consts::LN_2))?,
-                Expm1 => g.mul(&y()?.add_scalar(f(1.0))?)?,
-                Log => g.div(x)?,
-                Log2 => g.div(&x.mul_scalar(f(std::f64::consts::LN_2))?)?,
-                Log10 => g.div(&x.mul_scalar(f(std::f64::consts::LN_10))?)?,
-                Log1p => g.div(&x.add_scalar(f(1.0))?)?,
-                Sqrt => g.div(&y()?.mul_scalar(f(2.0))?)?,
-                Rsqrt => g.mul(&y()?.pow_scalar(f(3.0))?)?.mul_scalar(f(-0.5))?,
-                Sin => g.mul(&x.cos()?)?,
-                Cos => g.mul(&x.sin()?)?.neg()?,
-                Tan => g.mul(&y()?.pow_scalar(f(2.0))?.add_scalar(f(1.0))?)?,
-                Asin => g.mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?,
-                Acos => g.mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?.neg()?,
-                Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
-                Sinh => g.mul(&x.unary(Cosh)?)?,
-                Cosh => g.mul(&x.unary(Sinh)?)?,
-                Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
-                Sigmoid => {
-                    let y = y()?;
-                    g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
-                }
-                Gelu => {
-                    // d/dx x*Phi(x) = Phi(x) + x*phi(x)
-                    let cdf = x.mul_scalar(f(std::f64::consts::FRAC_1_SQRT_2))?.unary(Erf)?.add_scalar(f(1.0))?.mul_scalar(f(0.5))?;
-                    let pdf = x.mul(x)?.mul_scalar(f(-0.5))?.exp()?.mul_scalar(f(0.398_942_280_401_432_7))?;
-                    g.mul(&cdf.add(&x.mul(&pdf)?)?)?
-                }
-                GeluTanh => {
-                    let x2 = x.mul(x)?;
-                    let inner = x.mul(&x2.mul_scalar(f(0.044715))?.add_scalar(f(1.0))?)?.mul_scalar(f(SQRT_2_OVER_PI))?;
-                    let t = inner.tanh()?;
-                    let dinner = x2.mul_scalar(f(3.0 * 0.044715))?.add_scalar(f(1.0))?.mul_scalar(f(SQRT_2_OVER_PI))?;
-                    let sech2 = t.mul(&t)?.neg()?.add_scalar(f(1.0))?;
-                    let d = t.add_scalar(f(1.0))?.mul_scalar(f(0.5))?.add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
-                    g.mul(&d)?
-                }
-                Silu => {
-                    let sg = x.sigmoid()?;
-                    let d = sg.mul(&x.mul(&sg.neg()?.add_scalar(f(1.0))?)?.add_scalar(f(1.0))?)?;
-                    g.mul(&d)?
-                }
-                Erf => g.mul(&x.mul(x)?.neg()?.exp()?.mul_scalar(f(std::f64::consts::FRAC_2_SQRT_PI))?)?,
-                Erfinv => {
-                    let y = y()?;
-                    g.mul(&y.mul(&y)?.exp()?.mul_scalar(f(std::f64::consts::PI.sqrt() / 2.0))?)?
-                }
-                Reciprocal => g.mul(&y()?.pow_scalar(f(2.0))?)?.neg()?,
-            };
-            Ok(vec![Some(gx)])
-        }))
+        Ok(record(
+            op.backward_name(),
+            out,
+            &[self],
+            &[self],
+            true,
+            move |g, s| {
+                let x = &s[0];
+                let y = || -> Result<Tensor> {
+                    if is_grad_enabled() {
+                        x.unary(op)
+                    } else {
+                        Ok(s[1].clone())
+                    }
+                };
+                let gx = match op {
+                    Neg => g.neg()?,
+                    Abs => g.mul(&x.sign()?)?,
+                    Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
+                    Frac => g.clone(),
+                    Relu => g.mul(&x.gt_scalar(f(0.0))?.to_dtype(g.dtype())?)?,
+                    Exp => g.mul(&y()?)?,
+                    Exp2 => g.mul(&y()?)?.mul_scalar(f(std::f64::consts::LN_2))?,
+                    Expm1 => g.mul(&y()?.add_scalar(f(1.0))?)?,
+                    Log => g.div(x)?,
+                    Log2 => g.div(&x.mul_scalar(f(std::f64::consts::LN_2))?)?,
+                    Log10 => g.div(&x.mul_scalar(f(std::f64::consts::LN_10))?)?,
+                    Log1p => g.div(&x.add_scalar(f(1.0))?)?,
+                    Sqrt => g.div(&y()?.mul_scalar(f(2.0))?)?,
+                    Rsqrt => g.mul(&y()?.pow_scalar(f(3.0))?)?.mul_scalar(f(-0.5))?,
+                    Sin => g.mul(&x.cos()?)?,
+                    Cos => g.mul(&x.sin()?)?.neg()?,
+                    Tan => g.mul(&y()?.pow_scalar(f(2.0))?.add_scalar(f(1.0))?)?,
+                    Asin => g.mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?,
+                    Acos => g
+                        .mul(&x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?)?
+                        .neg()?,
+                    Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
+                    Sinh => g.mul(&x.unary(Cosh)?)?,
+                    Cosh => g.mul(&x.unary(Sinh)?)?,
+                    Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
+                    Sigmoid => {
+                        let y = y()?;
+                        g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
+                    }
+                    Gelu => {
+                        // d/dx x*Phi(x) = Phi(x) + x*phi(x)
+                        let cdf = x
+                            .mul_scalar(f(std::f64::consts::FRAC_1_SQRT_2))?
+                            .unary(Erf)?
+                            .add_scalar(f(1.0))?
+                            .mul_scalar(f(0.5))?;
+                        let pdf = x
+                            .mul(x)?
+                            .mul_scalar(f(-0.5))?
+                            .exp()?
+                            .mul_scalar(f(0.398_942_280_401_432_7))?;
+                        g.mul(&cdf.add(&x.mul(&pdf)?)?)?
+                    }
+                    GeluTanh => {
+                        let x2 = x.mul(x)?;
+                        let inner = x
+                            .mul(&x2.mul_scalar(f(0.044715))?.add_scalar(f(1.0))?)?
+                            .mul_scalar(f(SQRT_2_OVER_PI))?;
+                        let t = inner.tanh()?;
+                        let dinner = x2
+                            .mul_scalar(f(3.0 * 0.044715))?
+                            .add_scalar(f(1.0))?
+                            .mul_scalar(f(SQRT_2_OVER_PI))?;
+                        let sech2 = t.mul(&t)?.neg()?.add_scalar(f(1.0))?;
+                        let d = t
+                            .add_scalar(f(1.0))?
+                            .mul_scalar(f(0.5))?
+                            .add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
+                        g.mul(&d)?
+                    }
+                    Silu => {
+                        let sg = x.sigmoid()?;
+                        let d =
+                            sg.mul(&x.mul(&sg.neg()?.add_scalar(f(1.0))?)?.add_scalar(f(1.0))?)?;
+                        g.mul(&d)?
+                    }
+                    Erf => g.mul(
+                        &x.mul(x)?
+                            .neg()?
+                            .exp()?
+                            .mul_scalar(f(std::f64::consts::FRAC_2_SQRT_PI))?,
+                    )?,
+                    Erfinv => {
+                        let y = y()?;
+                        g.mul(
+                            &y.mul(&y)?
+                                .exp()?
+                                .mul_scalar(f(std::f64::consts::PI.sqrt() / 2.0))?,
+                        )?
+                    }
+                    Reciprocal => g.mul(&y()?.pow_scalar(f(2.0))?)?.neg()?,
+                };
+                Ok(vec![Some(gx)])
+            },
+        ))
     }
 
     pub fn neg(&self) -> Result<Tensor> {

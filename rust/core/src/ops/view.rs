@@ -19,11 +19,18 @@ fn view_backward(g: &Tensor, in_shape: &[usize], geom: Geometry) -> Result<Tenso
     base.alias(view_layout).write_from(g)?;
     let shape = g.shape().to_vec();
     let geom2 = geom.clone();
-    Ok(record("AsStridedScatterBackward0", base, &[g], &[], false, move |gg, _| {
-        let v = gg.contiguous().strided_view("as_strided", geom2.clone())?;
-        debug_assert_eq!(v.shape(), &shape[..]);
-        Ok(vec![Some(v)])
-    }))
+    Ok(record(
+        "AsStridedScatterBackward0",
+        base,
+        &[g],
+        &[],
+        false,
+        move |gg, _| {
+            let v = gg.contiguous().strided_view("as_strided", geom2.clone())?;
+            debug_assert_eq!(v.shape(), &shape[..]);
+            Ok(vec![Some(v)])
+        },
+    ))
 }
 
 /// Extracts the row-major dims of a tensor: `sizes` with inferred `-1`.
@@ -44,9 +51,13 @@ pub fn infer_shape(op: &str, sizes: &[i64], n: usize) -> Result<Vec<usize>> {
     }
     let mut out: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
-        Some(i) if known != 0 && n % known == 0 => out[i] = n / known,
+        Some(i) if known != 0 && n.is_multiple_of(known) => out[i] = n / known,
         None if known == n => {}
-        _ => bail!(Runtime, "{op}: shape '{}' is invalid for input of size {n}", fmt_sizes(sizes)),
+        _ => bail!(
+            Runtime,
+            "{op}: shape '{}' is invalid for input of size {n}",
+            fmt_sizes(sizes)
+        ),
     }
     Ok(out)
 }
@@ -74,7 +85,10 @@ fn view_strides(layout: &Layout, shape: &[usize]) -> Option<Vec<usize>> {
     let mut view_numel = 1usize;
     for tensor_d in (0..old_s.len()).rev() {
         tensor_numel *= old_s[tensor_d];
-        if tensor_d == 0 || (old_s[tensor_d - 1] != 1 && old_st[tensor_d - 1] != tensor_numel * chunk_base_stride) {
+        if tensor_d == 0
+            || (old_s[tensor_d - 1] != 1
+                && old_st[tensor_d - 1] != tensor_numel * chunk_base_stride)
+        {
             while view_d >= 0 && (view_numel < tensor_numel || shape[view_d as usize] == 1) {
                 new_st[view_d as usize] = view_numel * chunk_base_stride;
                 view_numel *= shape[view_d as usize];
@@ -101,7 +115,9 @@ impl Tensor {
     pub(crate) fn strided_view(&self, name: &'static str, geom: Geometry) -> Result<Tensor> {
         let out = self.alias(geom(self.layout()));
         let in_shape = self.shape().to_vec();
-        Ok(record(name, out, &[self], &[], false, move |g, _| Ok(vec![Some(view_backward(g, &in_shape, geom.clone())?)])))
+        Ok(record(name, out, &[self], &[], false, move |g, _| {
+            Ok(vec![Some(view_backward(g, &in_shape, geom.clone())?)])
+        }))
     }
 
     /// `view`: fails when the strides do not allow it.
@@ -113,10 +129,21 @@ impl Tensor {
         self.view_as_shape(shape, strides, "ViewBackward0")
     }
 
-    fn view_as_shape(&self, shape: Vec<usize>, strides: Vec<usize>, name: &'static str) -> Result<Tensor> {
-        let out = self.alias(Layout { shape, strides, offset: self.offset() });
+    fn view_as_shape(
+        &self,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+        name: &'static str,
+    ) -> Result<Tensor> {
+        let out = self.alias(Layout {
+            shape,
+            strides,
+            offset: self.offset(),
+        });
         let in_shape: Vec<i64> = self.shape().iter().map(|&d| d as i64).collect();
-        Ok(record(name, out, &[self], &[], false, move |g, _| Ok(vec![Some(g.reshape(&in_shape)?)])))
+        Ok(record(name, out, &[self], &[], false, move |g, _| {
+            Ok(vec![Some(g.reshape(&in_shape)?)])
+        }))
     }
 
     /// `reshape`: a view when possible, a copy otherwise.
@@ -139,9 +166,15 @@ impl Tensor {
         if self.ndim() == 0 {
             return self.reshape(&[1]);
         }
-        let (s, e) = (wrap_dim("flatten", start, self.ndim())?, wrap_dim("flatten", end, self.ndim())?);
+        let (s, e) = (
+            wrap_dim("flatten", start, self.ndim())?,
+            wrap_dim("flatten", end, self.ndim())?,
+        );
         if s > e {
-            bail!(Runtime, "flatten() has invalid args: start_dim cannot come after end_dim");
+            bail!(
+                Runtime,
+                "flatten() has invalid args: start_dim cannot come after end_dim"
+            );
         }
         let mut sizes: Vec<i64> = self.shape()[..s].iter().map(|&d| d as i64).collect();
         sizes.push(self.shape()[s..=e].iter().product::<usize>() as i64);
@@ -168,13 +201,20 @@ impl Tensor {
             strides: perm.iter().map(|&d| self.strides()[d]).collect(),
             offset: self.offset(),
         });
-        Ok(record("PermuteBackward0", out, &[self], &[], false, move |g, _| {
-            let mut inv = vec![0i64; p2.len()];
-            for (i, &d) in p2.iter().enumerate() {
-                inv[d] = i as i64;
-            }
-            Ok(vec![Some(g.permute(&inv)?)])
-        }))
+        Ok(record(
+            "PermuteBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let mut inv = vec![0i64; p2.len()];
+                for (i, &d) in p2.iter().enumerate() {
+                    inv[d] = i as i64;
+                }
+                Ok(vec![Some(g.permute(&inv)?)])
+            },
+        ))
     }
 
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
@@ -182,7 +222,10 @@ impl Tensor {
         if nd == 0 {
             return Ok(self.clone());
         }
-        let (a, b) = (wrap_dim("transpose", d0, nd)?, wrap_dim("transpose", d1, nd)?);
+        let (a, b) = (
+            wrap_dim("transpose", d0, nd)?,
+            wrap_dim("transpose", d1, nd)?,
+        );
         let mut perm: Vec<i64> = (0..nd as i64).collect();
         perm.swap(a, b);
         self.permute(&perm)
@@ -191,7 +234,11 @@ impl Tensor {
     /// `t()`: transpose of a tensor with at most 2 dims.
     pub fn t(&self) -> Result<Tensor> {
         if self.ndim() > 2 {
-            bail!(Runtime, "t() expects a tensor with <= 2 dimensions, but self is {}D", self.ndim());
+            bail!(
+                Runtime,
+                "t() expects a tensor with <= 2 dimensions, but self is {}D",
+                self.ndim()
+            );
         }
         if self.ndim() < 2 {
             return Ok(self.clone());
@@ -209,7 +256,10 @@ impl Tensor {
         for (i, &s) in sizes.iter().enumerate() {
             if s == -1 {
                 if i < lead {
-                    bail!(Runtime, "expand: -1 is not allowed in a leading, non-existing dimension {i}");
+                    bail!(
+                        Runtime,
+                        "expand: -1 is not allowed in a leading, non-existing dimension {i}"
+                    );
                 }
                 shape.push(self.shape()[i - lead]);
             } else if s < 0 {
@@ -222,9 +272,20 @@ impl Tensor {
             return Ok(self.clone());
         }
         let strides = self.layout().broadcast_strides("expand", &shape)?;
-        let out = self.alias(Layout { shape, strides, offset: self.offset() });
+        let out = self.alias(Layout {
+            shape,
+            strides,
+            offset: self.offset(),
+        });
         let in_shape = self.shape().to_vec();
-        Ok(record("ExpandBackward0", out, &[self], &[], false, move |g, _| Ok(vec![Some(g.sum_to(&in_shape)?)])))
+        Ok(record(
+            "ExpandBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(g.sum_to(&in_shape)?)]),
+        ))
     }
 
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor> {
@@ -235,7 +296,11 @@ impl Tensor {
         let d = wrap_dim("unsqueeze", dim, self.ndim() + 1)?;
         let mut shape = self.shape().to_vec();
         let mut strides = self.strides().to_vec();
-        let st = if d < self.ndim() { strides[d] * shape[d] } else { 1 };
+        let st = if d < self.ndim() {
+            strides[d] * shape[d]
+        } else {
+            1
+        };
         shape.insert(d, 1);
         strides.insert(d, st);
         self.view_as_shape(shape, strides, "UnsqueezeBackward0")
@@ -285,15 +350,18 @@ impl Tensor {
         let (start, stop) = (start.max(0) as usize, stop.max(start) as usize);
         let len = (stop - start).div_ceil(step as usize);
         let step = step as usize;
-        self.strided_view("SliceBackward0", Arc::new(move |l: &Layout| {
-            let mut l = l.clone();
-            if len > 0 {
-                l.offset += start * l.strides[dim];
-            }
-            l.shape[dim] = len;
-            l.strides[dim] *= step;
-            l
-        }))
+        self.strided_view(
+            "SliceBackward0",
+            Arc::new(move |l: &Layout| {
+                let mut l = l.clone();
+                if len > 0 {
+                    l.offset += start * l.strides[dim];
+                }
+                l.shape[dim] = len;
+                l.strides[dim] *= step;
+                l
+            }),
+        )
     }
 
     /// `select(dim, index)`: removes `dim`, keeping one index.
@@ -305,45 +373,73 @@ impl Tensor {
         let size = self.shape()[d] as i64;
         let i = if index < 0 { index + size } else { index };
         if i < 0 || i >= size {
-            bail!(Index, "select(): index {index} out of range for tensor of size {} at dimension {d}", fmt_shape(self.shape()));
+            bail!(
+                Index,
+                "select(): index {index} out of range for tensor of size {} at dimension {d}",
+                fmt_shape(self.shape())
+            );
         }
         let i = i as usize;
-        self.strided_view("SelectBackward0", Arc::new(move |l: &Layout| {
-            let mut l = l.clone();
-            l.offset += i * l.strides[d];
-            l.shape.remove(d);
-            l.strides.remove(d);
-            l
-        }))
+        self.strided_view(
+            "SelectBackward0",
+            Arc::new(move |l: &Layout| {
+                let mut l = l.clone();
+                l.offset += i * l.strides[d];
+                l.shape.remove(d);
+                l.strides.remove(d);
+                l
+            }),
+        )
     }
 
     /// `diagonal(offset, dim1, dim2)`: the diagonal becomes the last dim.
     pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
         let nd = self.ndim();
-        let (a, b) = (wrap_dim("diagonal", dim1, nd)?, wrap_dim("diagonal", dim2, nd)?);
+        let (a, b) = (
+            wrap_dim("diagonal", dim1, nd)?,
+            wrap_dim("diagonal", dim2, nd)?,
+        );
         if a == b {
-            bail!(Runtime, "diagonal dimensions cannot be identical {dim1}, {dim2}");
+            bail!(
+                Runtime,
+                "diagonal dimensions cannot be identical {dim1}, {dim2}"
+            );
         }
         let (sa, sb) = (self.shape()[a] as i64, self.shape()[b] as i64);
-        let len = if offset >= 0 { (sa.min(sb - offset)).max(0) } else { (sa + offset).min(sb).max(0) } as usize;
-        self.strided_view("DiagonalBackward0", Arc::new(move |l: &Layout| {
-            let mut off = l.offset;
-            if len > 0 {
-                off += if offset >= 0 { offset as usize * l.strides[b] } else { (-offset) as usize * l.strides[a] };
-            }
-            let stride = l.strides[a] + l.strides[b];
-            let mut shape = Vec::new();
-            let mut strides = Vec::new();
-            for i in 0..l.shape.len() {
-                if i != a && i != b {
-                    shape.push(l.shape[i]);
-                    strides.push(l.strides[i]);
+        let len = if offset >= 0 {
+            (sa.min(sb - offset)).max(0)
+        } else {
+            (sa + offset).min(sb).max(0)
+        } as usize;
+        self.strided_view(
+            "DiagonalBackward0",
+            Arc::new(move |l: &Layout| {
+                let mut off = l.offset;
+                if len > 0 {
+                    off += if offset >= 0 {
+                        offset as usize * l.strides[b]
+                    } else {
+                        (-offset) as usize * l.strides[a]
+                    };
                 }
-            }
-            shape.push(len);
-            strides.push(stride);
-            Layout { shape, strides, offset: off }
-        }))
+                let stride = l.strides[a] + l.strides[b];
+                let mut shape = Vec::new();
+                let mut strides = Vec::new();
+                for i in 0..l.shape.len() {
+                    if i != a && i != b {
+                        shape.push(l.shape[i]);
+                        strides.push(l.strides[i]);
+                    }
+                }
+                shape.push(len);
+                strides.push(stride);
+                Layout {
+                    shape,
+                    strides,
+                    offset: off,
+                }
+            }),
+        )
     }
 
     /// `unflatten(dim, sizes)`.
@@ -380,7 +476,10 @@ impl Tensor {
         let d = wrap_dim("split", dim, self.ndim())?;
         let n = self.shape()[d];
         if size == 0 && n != 0 {
-            bail!(Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of {n}");
+            bail!(
+                Runtime,
+                "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+            );
         }
         let mut sizes = Vec::new();
         let mut left = n;
@@ -396,7 +495,10 @@ impl Tensor {
 
     pub fn chunk(&self, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
         if chunks == 0 {
-            bail!(Runtime, "chunk expects `chunks` to be greater than 0, got: 0");
+            bail!(
+                Runtime,
+                "chunk expects `chunks` to be greater than 0, got: 0"
+            );
         }
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
@@ -405,7 +507,9 @@ impl Tensor {
 
     pub fn unbind(&self, dim: i64) -> Result<Vec<Tensor>> {
         let d = wrap_dim("unbind", dim, self.ndim())?;
-        (0..self.shape()[d]).map(|i| self.select(d as i64, i as i64)).collect()
+        (0..self.shape()[d])
+            .map(|i| self.select(d as i64, i as i64))
+            .collect()
     }
 
     /// True when both views have the same numel and shape.
@@ -416,7 +520,10 @@ impl Tensor {
     /// The size check shared by ops that need equal element counts.
     pub fn check_numel(&self, op: &str, n: usize) -> Result<()> {
         if numel(self.shape()) != n {
-            return Err(Error::runtime(format!("{op}: expected {n} elements, got {}", self.numel())));
+            return Err(Error::runtime(format!(
+                "{op}: expected {n} elements, got {}",
+                self.numel()
+            )));
         }
         Ok(())
     }
