@@ -1,10 +1,9 @@
 """End-to-end smoke tests of the core: arithmetic, autograd, views."""
 
+import ferrotorch as torch
 import numpy as np
 import pytest
 from conftest import to_np
-
-import ferrotorch as torch
 
 
 def test_backward_of_square_sum():
