@@ -26,7 +26,9 @@ def _flat(t: Any) -> List[float]:
 def _with_value(t: Any, i: int, value: float) -> Any:
     vals = _flat(t)
     vals[i] = value
-    return _core.tensor(vals, dtype=t.dtype).reshape(t.shape)
+    out = _core.tensor(vals, dtype=t.dtype).reshape(t.shape)
+    # Keep requires_grad: functions like gradgradcheck's vjp differentiate their inputs.
+    return out.requires_grad_(t.requires_grad)
 
 
 def _outputs_flat(func: Callable, inputs: Sequence[Any]) -> List[float]:
