@@ -38,6 +38,16 @@ pub fn get_default_dtype(py: Python<'_>) -> Py<PyDType> {
     dtype_obj(py, default_dtype())
 }
 
+/// Runs `f` with the GIL released when the work (in elements) is large enough to pay for it;
+/// releasing and re-taking the GIL costs more than a small kernel.
+pub fn maybe_detach<T: Send>(py: Python<'_>, work: usize, f: impl FnOnce() -> T + Send) -> T {
+    if work >= 1 << 15 {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
+
 #[pyclass(name = "Tensor", module = "ferrotorch", subclass, dict, weakref)]
 pub struct PyTensor {
     pub t: Tensor,
@@ -58,24 +68,11 @@ fn binary_dunder(
     reflected: bool,
 ) -> PyResult<Py<PyAny>> {
     let r = match extract_operand(other)? {
-        Some(Operand::T(b)) => {
-            if reflected {
-                b.binary(op, a)
-            } else {
-                a.binary(op, &b)
-            }
-        }
-        Some(Operand::S(s)) => {
-            if reflected {
-                a.rbinary_scalar(op, s)
-            } else {
-                a.binary_scalar(op, s)
-            }
-        }
+        Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || if reflected { b.binary(op, a) } else { a.binary(op, &b) }),
+        Some(Operand::S(s)) => maybe_detach(py, a.numel(), || if reflected { a.rbinary_scalar(op, s) } else { a.binary_scalar(op, s) }),
         None => return Ok(py.NotImplemented()),
     };
-    let t = py.detach(|| r).py()?;
-    Ok(Py::new(py, PyTensor::new(t))?.into_any())
+    Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
 }
 
 /// The other operand of a method like `t.add(other)`; scalars become 0-d tensors.
@@ -152,7 +149,7 @@ macro_rules! binary_methods {
             $(
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
                     let b = operand_tensor(&self.t, other, stringify!($name))?;
-                    Ok(PyTensor::new(py.detach(|| self.t.binary($op, &b)).py()?))
+                    Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.binary($op, &b)).py()?))
                 }
             )*
         }
@@ -370,7 +367,7 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
-        Ok(PyTensor::new(py.detach(|| self.t.add(&b)).py()?))
+        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.add(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn sub(
@@ -380,7 +377,7 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
-        Ok(PyTensor::new(py.detach(|| self.t.sub(&b)).py()?))
+        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.sub(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn subtract(
@@ -393,7 +390,7 @@ impl PyTensor {
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "mul")?;
-        Ok(PyTensor::new(py.detach(|| self.t.mul(&b)).py()?))
+        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.mul(&b)).py()?))
     }
     fn multiply(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         self.mul(py, other)
