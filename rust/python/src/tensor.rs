@@ -68,8 +68,20 @@ fn binary_dunder(
     reflected: bool,
 ) -> PyResult<Py<PyAny>> {
     let r = match extract_operand(other)? {
-        Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || if reflected { b.binary(op, a) } else { a.binary(op, &b) }),
-        Some(Operand::S(s)) => maybe_detach(py, a.numel(), || if reflected { a.rbinary_scalar(op, s) } else { a.binary_scalar(op, s) }),
+        Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || {
+            if reflected {
+                b.binary(op, a)
+            } else {
+                a.binary(op, &b)
+            }
+        }),
+        Some(Operand::S(s)) => maybe_detach(py, a.numel(), || {
+            if reflected {
+                a.rbinary_scalar(op, s)
+            } else {
+                a.binary_scalar(op, s)
+            }
+        }),
         None => return Ok(py.NotImplemented()),
     };
     Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
@@ -367,7 +379,9 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
-        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.add(&b)).py()?))
+        Ok(PyTensor::new(
+            maybe_detach(py, self.t.numel(), || self.t.add(&b)).py()?,
+        ))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn sub(
@@ -377,7 +391,9 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
-        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.sub(&b)).py()?))
+        Ok(PyTensor::new(
+            maybe_detach(py, self.t.numel(), || self.t.sub(&b)).py()?,
+        ))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn subtract(
@@ -390,7 +406,9 @@ impl PyTensor {
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "mul")?;
-        Ok(PyTensor::new(maybe_detach(py, self.t.numel(), || self.t.mul(&b)).py()?))
+        Ok(PyTensor::new(
+            maybe_detach(py, self.t.numel(), || self.t.mul(&b)).py()?,
+        ))
     }
     fn multiply(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         self.mul(py, other)
