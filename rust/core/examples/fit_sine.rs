@@ -40,7 +40,7 @@ fn main() -> Result<()> {
         let diff = pred.sub(&y)?;
         let loss = diff.mul(&diff)?.mean_dims(&[], false)?;
         backward(
-            &[loss.clone()],
+            std::slice::from_ref(&loss),
             &[Tensor::ones(&[], DType::F32)],
             false,
             false,

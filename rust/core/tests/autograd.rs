@@ -37,7 +37,7 @@ fn broadcast_gradient_is_summed_to_input_shape() {
 fn freed_graph_and_version_errors() {
     let x = leaf(vec![1.0, 2.0], &[2]);
     let y = x.exp().unwrap().sum_all().unwrap();
-    backward(&[y.clone()], &[one()], false, false).unwrap();
+    backward(std::slice::from_ref(&y), &[one()], false, false).unwrap();
     let again = backward(&[y], &[one()], false, false).unwrap_err();
     assert!(matches!(again, Error::Runtime(m) if m.contains("second time")));
 
@@ -74,7 +74,7 @@ fn views_route_gradients_to_the_right_elements() {
 fn second_order_gradient_with_create_graph() {
     let x = leaf(vec![2.0], &[1]);
     let y = x.pow_scalar(Scalar::Float(3.0)).unwrap().sum_all().unwrap();
-    let g = grad(&[y], &[one()], &[x.clone()], false, true, false).unwrap();
+    let g = grad(&[y], &[one()], std::slice::from_ref(&x), false, true, false).unwrap();
     let g = g[0].clone().unwrap();
     assert_eq!(g.to_vec::<f64>(), vec![12.0]);
     let g2 = grad(&[g.sum_all().unwrap()], &[one()], &[x], false, false, false).unwrap();
