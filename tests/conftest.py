@@ -1,8 +1,9 @@
 """Shared test helpers."""
 
-import ferrotorch as torch
 import numpy as np
 import pytest
+
+import ferrotorch as torch
 
 
 def to_np(t: "torch.Tensor") -> np.ndarray:

@@ -1,8 +1,9 @@
 """End-to-end smoke tests of the core: arithmetic, autograd, views."""
 
-import ferrotorch as torch
 import numpy as np
 import pytest
+
+import ferrotorch as torch
 from conftest import to_np
 
 
