@@ -383,3 +383,21 @@ def test_mixed_dtype_gradients_keep_input_dtype():
     assert y.dtype == torch.float64
     y.sum().backward()
     assert a.grad.dtype == torch.float32 and b.grad.dtype == torch.float64
+
+
+def test_backward_inputs_accumulates_only_into_given_tensors():
+    x = leaf([1.0, 2.0])
+    w = leaf([3.0, 4.0])
+    y = (x * w).sum()
+    y.backward(inputs=[x], retain_graph=True)
+    assert x.grad.tolist() == [3.0, 4.0]
+    assert w.grad is None
+    torch.autograd.backward([y], inputs=[w])
+    assert w.grad.tolist() == [1.0, 2.0]
+
+
+def test_autograd_backward_with_several_roots():
+    x = leaf([1.0, 2.0])
+    a, b = (x * 2).sum(), (x * x).sum()
+    torch.autograd.backward([a, b])
+    assert x.grad.tolist() == [4.0, 6.0]

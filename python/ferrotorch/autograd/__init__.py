@@ -24,9 +24,7 @@ def backward(
     inputs: Optional[_TensorOrTensors] = None,
 ) -> None:
     """Accumulates the gradients of ``tensors`` into the ``.grad`` of the graph's leaves."""
-    if inputs is not None:
-        raise NotImplementedError("autograd.backward(inputs=...) is not supported yet; use autograd.grad")
-    _core._backward(tensors, grad_tensors, retain_graph, create_graph)
+    _core._backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
 
 
 def grad(

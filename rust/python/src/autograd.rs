@@ -1,7 +1,7 @@
 //! Autograd bindings: grad_fn nodes, hooks, grad mode, `autograd.grad`, and custom
 //! `autograd.Function` nodes whose backward is a Python callable.
 
-use crate::errors::{to_py, IntoPy};
+use crate::errors::to_py;
 use crate::tensor::PyTensor;
 use ferrotorch::autograd::{self, Edge, GradHook, Node};
 use ferrotorch::{Error, Tensor};
@@ -136,7 +136,7 @@ pub fn make_handle(py: Python<'_>, t: PyTensor, id: usize) -> PyResult<Py<PyAny>
         .unbind())
 }
 
-fn tensors_of(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
+pub fn tensors_of(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
     if let Ok(t) = ob.cast::<PyTensor>() {
         return Ok(vec![t.borrow().t.clone()]);
     }
@@ -190,23 +190,22 @@ fn grads_of(outputs: &[Tensor], g: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Te
 }
 
 #[pyfunction]
-#[pyo3(signature = (tensors, grad_tensors=None, retain_graph=None, create_graph=false))]
+#[pyo3(signature = (tensors, grad_tensors=None, retain_graph=None, create_graph=false, inputs=None))]
 pub fn _backward(
     py: Python<'_>,
     tensors: &Bound<'_, PyAny>,
     grad_tensors: Option<&Bound<'_, PyAny>>,
     retain_graph: Option<bool>,
     create_graph: bool,
+    inputs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
     let outs = tensors_of(tensors)?;
     let grads = grads_of(&outs, grad_tensors)?;
-    py.detach(|| {
-        autograd::backward(
-            &outs,
-            &grads,
-            retain_graph.unwrap_or(create_graph),
-            create_graph,
-        )
+    let retain = retain_graph.unwrap_or(create_graph);
+    let inputs = inputs.map(tensors_of).transpose()?;
+    py.detach(|| match inputs {
+        Some(ins) => autograd::backward_to(&outs, &grads, &ins, retain, create_graph),
+        None => autograd::backward(&outs, &grads, retain, create_graph),
     })
     .map_err(take_error)
 }
@@ -394,6 +393,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_enter_inference_mode, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_inference_mode, m)?)?;
     m.add_function(wrap_pyfunction!(_function_node, m)?)?;
-    let _ = IntoPy::<()>::py(Ok(()));
     Ok(())
 }

@@ -859,11 +859,6 @@ impl PyTensor {
         create_graph: bool,
         inputs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        if inputs.is_some() {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-                "backward(inputs=...) is not supported yet; use torch.autograd.grad",
-            ));
-        }
         let g = match gradient {
             Some(g) => g.t.clone(),
             None => {
@@ -878,8 +873,14 @@ impl PyTensor {
         };
         let root = self.t.clone();
         let retain = retain_graph.unwrap_or(create_graph);
-        py.detach(|| ferrotorch::autograd::backward(&[root], &[g], retain, create_graph))
-            .map_err(crate::autograd::take_error)
+        let inputs = inputs.map(crate::autograd::tensors_of).transpose()?;
+        py.detach(|| match inputs {
+            Some(ins) => {
+                ferrotorch::autograd::backward_to(&[root], &[g], &ins, retain, create_graph)
+            }
+            None => ferrotorch::autograd::backward(&[root], &[g], retain, create_graph),
+        })
+        .map_err(crate::autograd::take_error)
     }
     /// Registers `hook(grad)`; returns a handle with `remove()`.
     fn register_hook(&self, py: Python<'_>, hook: Py<PyAny>) -> PyResult<Py<PyAny>> {

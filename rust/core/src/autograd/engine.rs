@@ -172,18 +172,24 @@ pub fn backward(
     for (t, g) in leaves {
         let g = run_leaf_hooks(&t, g)?;
         let g = if create_graph { g } else { g.detach() };
-        let prev = t.meta().grad.take();
-        let new = match prev {
-            Some(p) if !create_graph => {
-                p.add_(&g)?;
-                p
-            }
-            Some(p) => p.add(&g)?,
-            None if !create_graph => g.contiguous_copy(),
-            None => g,
-        };
-        t.meta().grad = Some(new);
+        accumulate_into_grad(&t, g, create_graph)?;
     }
+    Ok(())
+}
+
+/// Adds `g` to `t.grad`: in place when no graph is being built (keeps `.grad`'s identity).
+fn accumulate_into_grad(t: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+    let prev = t.meta().grad.take();
+    let new = match prev {
+        Some(p) if !create_graph => {
+            p.add_(&g)?;
+            p
+        }
+        Some(p) => p.add(&g)?,
+        None if !create_graph => g.contiguous_copy(),
+        None => g,
+    };
+    t.meta().grad = Some(new);
     Ok(())
 }
 
@@ -245,4 +251,22 @@ pub fn grad(
         out = out.into_iter().map(|g| g.map(|g| g.detach())).collect();
     }
     Ok(out)
+}
+
+/// `backward(inputs=...)`: accumulates only into the `.grad` of the given tensors (leaves or not).
+pub fn backward_to(
+    roots: &[Tensor],
+    grads: &[Tensor],
+    inputs: &[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<()> {
+    let gs = grad(roots, grads, inputs, retain_graph, create_graph, true)?;
+    let _mode = GradModeGuard::new(create_graph);
+    for (t, g) in inputs.iter().zip(gs) {
+        if let Some(g) = g {
+            accumulate_into_grad(t, g, create_graph)?;
+        }
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ mod engine;
 mod grad_mode;
 mod node;
 
-pub use engine::{backward, grad};
+pub use engine::{backward, backward_to, grad};
 pub use grad_mode::{
     is_grad_enabled, is_inference_mode, set_grad_enabled, GradModeGuard, InferenceModeGuard,
 };
