@@ -53,6 +53,7 @@ from ._core import (
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import tensor_repr as _tensor_repr
+from .serialization import load, save
 
 _core._set_size_class(Size)
 

@@ -10,6 +10,7 @@ mod interop;
 mod methods_math;
 mod methods_reduce;
 mod methods_shape;
+mod serialize;
 mod size;
 mod tensor;
 
@@ -25,5 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dtype::register(m)?;
     creation::register(m)?;
     autograd::register(m)?;
+    serialize::register(m)?;
     Ok(())
 }
