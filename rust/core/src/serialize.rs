@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
+/// Named tensors in file order, and the file's string metadata.
+pub type Loaded = (Vec<(String, Tensor)>, HashMap<String, String>);
+
 fn st_dtype(d: DType) -> StDtype {
     match d {
         DType::F32 => StDtype::F32,
@@ -98,10 +101,7 @@ pub fn to_bytes(
 }
 
 /// Parses safetensors bytes into named tensors (in file order) and the metadata.
-pub fn from_bytes(
-    bytes: &[u8],
-    what: &str,
-) -> Result<(Vec<(String, Tensor)>, HashMap<String, String>)> {
+pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Loaded> {
     let bad = |e: String| {
         Error::runtime(format!(
             "load: {what} is truncated or is not a valid safetensors file ({e})"
@@ -196,7 +196,7 @@ pub fn save_file(
 }
 
 /// Loads a safetensors file.
-pub fn load_file(path: &Path) -> Result<(Vec<(String, Tensor)>, HashMap<String, String>)> {
+pub fn load_file(path: &Path) -> Result<Loaded> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::runtime(format!("load: cannot read {}: {e}", path.display())))?;
     from_bytes(&bytes, &path.display().to_string())

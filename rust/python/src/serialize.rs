@@ -13,9 +13,9 @@ fn named(tensors: Vec<(String, PyRef<'_, PyTensor>)>) -> Vec<(String, Tensor)> {
     tensors.into_iter().map(|(n, t)| (n, t.t.clone())).collect()
 }
 
-type Loaded = (Vec<(String, PyTensor)>, HashMap<String, String>);
+type PyLoaded = (Vec<(String, PyTensor)>, HashMap<String, String>);
 
-fn wrap(r: (Vec<(String, Tensor)>, HashMap<String, String>)) -> Loaded {
+fn wrap(r: serialize::Loaded) -> PyLoaded {
     (
         r.0.into_iter()
             .map(|(n, t)| (n, PyTensor::new(t)))
@@ -47,12 +47,12 @@ pub fn _save_bytes<'py>(
 }
 
 #[pyfunction]
-pub fn _load_file(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
+pub fn _load_file(py: Python<'_>, path: PathBuf) -> PyResult<PyLoaded> {
     Ok(wrap(py.detach(|| serialize::load_file(&path)).py()?))
 }
 
 #[pyfunction]
-pub fn _load_bytes(data: &[u8], what: &str) -> PyResult<Loaded> {
+pub fn _load_bytes(data: &[u8], what: &str) -> PyResult<PyLoaded> {
     Ok(wrap(serialize::from_bytes(data, what).py()?))
 }
 
