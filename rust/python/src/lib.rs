@@ -6,6 +6,7 @@ mod creation;
 mod device;
 mod dtype;
 mod errors;
+mod functions_nn;
 mod interop;
 mod methods_math;
 mod methods_reduce;
@@ -27,5 +28,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     creation::register(m)?;
     autograd::register(m)?;
     serialize::register(m)?;
+    functions_nn::register(m)?;
     Ok(())
 }

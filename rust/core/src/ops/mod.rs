@@ -7,9 +7,11 @@ pub mod gather;
 pub mod inplace;
 pub mod join;
 pub mod matmul;
+pub mod pool;
 pub mod reduce;
 pub mod scan;
 pub mod unary;
+pub mod unfold;
 pub mod view;
 
 pub use binary::BinaryOp;

@@ -1,0 +1,159 @@
+//! 2-D max pooling with argmax indices (PyTorch's flat `h * W + w` convention); its backward
+//! scatters the gradient to the argmax positions.
+
+use crate::autograd::record;
+use crate::error::fmt_shape;
+use crate::ops::unfold::Window;
+use crate::{bail, with_dtype, DType, Element, Result, Tensor};
+use rayon::prelude::*;
+
+fn pooled_size(
+    op: &str,
+    size: usize,
+    k: usize,
+    s: usize,
+    p: usize,
+    d: usize,
+    ceil: bool,
+) -> Result<usize> {
+    if k == 0 || s == 0 || d == 0 {
+        bail!(
+            Runtime,
+            "{op}: kernel_size, stride and dilation must be greater than zero"
+        );
+    }
+    if p * 2 > k {
+        bail!(Runtime, "{op}: pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k}");
+    }
+    let span = d * (k - 1) + 1;
+    let padded = size + 2 * p;
+    if padded < span {
+        bail!(
+            Runtime,
+            "{op}: input size {size} (padded {padded}) is smaller than the kernel extent {span}"
+        );
+    }
+    let num = padded - span;
+    let mut out = if ceil {
+        num.div_ceil(s) + 1
+    } else {
+        num / s + 1
+    };
+    // The last window must start inside the input or the left padding.
+    if ceil && (out - 1) * s >= size + p {
+        out -= 1;
+    }
+    Ok(out)
+}
+
+impl Tensor {
+    /// `max_pool2d` on [N, C, H, W] (or [C, H, W]); returns values and int64 indices.
+    pub fn max_pool2d(&self, w: Window, ceil_mode: bool) -> Result<(Tensor, Tensor)> {
+        if self.ndim() == 3 {
+            let (v, i) = self.unsqueeze(0)?.max_pool2d(w, ceil_mode)?;
+            return Ok((v.squeeze(Some(&[0]))?, i.squeeze(Some(&[0]))?));
+        }
+        if self.ndim() != 4 {
+            bail!(
+                Runtime,
+                "max_pool2d: Expected 3D or 4D input tensor, but got shape {}",
+                fmt_shape(self.shape())
+            );
+        }
+        if self.dtype() == DType::Bool {
+            bail!(
+                Runtime,
+                "max_pool2d: \"max_pool2d\" not implemented for 'Bool'"
+            );
+        }
+        let (n, c, h, wd) = (
+            self.shape()[0],
+            self.shape()[1],
+            self.shape()[2],
+            self.shape()[3],
+        );
+        let oh = pooled_size(
+            "max_pool2d",
+            h,
+            w.kernel[0],
+            w.stride[0],
+            w.padding[0],
+            w.dilation[0],
+            ceil_mode,
+        )?;
+        let ow = pooled_size(
+            "max_pool2d",
+            wd,
+            w.kernel[1],
+            w.stride[1],
+            w.padding[1],
+            w.dilation[1],
+            ceil_mode,
+        )?;
+        let x = self.contiguous_copy_if_needed();
+        let vals = Tensor::zeros(&[n, c, oh, ow], self.dtype());
+        let idx = Tensor::zeros(&[n, c, oh, ow], DType::I64);
+        if vals.numel() > 0 {
+            with_dtype!(self.dtype(), T => {
+                let src = x.contiguous_slice::<T>();
+                let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
+                let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
+                out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(|(p, (o, ii))| {
+                    let plane = &src[p * h * wd..(p + 1) * h * wd];
+                    for i in 0..oh {
+                        for j in 0..ow {
+                            let mut best: Option<(T, usize)> = None;
+                            for ki in 0..w.kernel[0] {
+                                let r = (i * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
+                                if r < 0 || r as usize >= h {
+                                    continue;
+                                }
+                                for kj in 0..w.kernel[1] {
+                                    let s = (j * w.stride[1] + kj * w.dilation[1]) as isize - w.padding[1] as isize;
+                                    if s < 0 || s as usize >= wd {
+                                        continue;
+                                    }
+                                    let pos = r as usize * wd + s as usize;
+                                    let v = plane[pos];
+                                    #[allow(clippy::eq_op)]
+                                    let nan = v != v;
+                                    if best.is_none_or(|(b, _)| v > b || nan) {
+                                        best = Some((v, pos));
+                                        if nan {
+                                            break;
+                                        }
+                                    }
+                                }
+                            }
+                            let (v, pos) = best.unwrap_or((T::default(), 0));
+                            o[i * ow + j] = v;
+                            ii[i * ow + j] = pos as i64;
+                        }
+                    }
+                });
+            });
+        }
+        let shape = [n, c, h, wd];
+        let idx_saved = idx.clone();
+        let vals = record(
+            "MaxPool2DWithIndicesBackward0",
+            vals,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let flat = Tensor::zeros(&[shape[0], shape[1], shape[2] * shape[3]], g.dtype());
+                let gi = g.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
+                let ii = idx_saved.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
+                let out = flat.scatter_add(2, &ii, &gi)?;
+                Ok(vec![Some(out.reshape(&shape.map(|d| d as i64))?)])
+            },
+        );
+        Ok((vals, idx))
+    }
+
+    /// True when `Element` type `T` is this tensor's dtype (used by kernels' sanity checks).
+    pub fn is_dtype<T: Element>(&self) -> bool {
+        self.dtype() == T::DTYPE
+    }
+}

@@ -1,0 +1,323 @@
+//! im2col (`unfold`) and col2im (`fold`): the two linear maps convolutions and pooling are
+//! built from. Each is the other's backward, so gradients of any order come for free.
+
+use crate::autograd::record;
+use crate::error::fmt_shape;
+use crate::{bail, with_dtype, DType, Element, Result, Tensor};
+use rayon::prelude::*;
+
+/// Geometry of a 2-D sliding window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub kernel: [usize; 2],
+    pub dilation: [usize; 2],
+    pub padding: [usize; 2],
+    pub stride: [usize; 2],
+}
+
+impl Window {
+    /// Output positions along each spatial dim for an input of `size`, or an error naming `op`.
+    pub fn out_size(&self, op: &str, size: [usize; 2]) -> Result<[usize; 2]> {
+        let mut out = [0; 2];
+        for d in 0..2 {
+            if self.stride[d] == 0 || self.dilation[d] == 0 || self.kernel[d] == 0 {
+                bail!(
+                    Runtime,
+                    "{op}: kernel size, stride and dilation must be greater than zero"
+                );
+            }
+            let span = self.dilation[d] * (self.kernel[d] - 1) + 1;
+            let padded = size[d] + 2 * self.padding[d];
+            if padded < span {
+                bail!(Runtime, "{op}: input spatial size {:?} (padded {padded}) is smaller than the kernel extent {span}", size);
+            }
+            out[d] = (padded - span) / self.stride[d] + 1;
+        }
+        Ok(out)
+    }
+}
+
+fn im2col<T: Element>(
+    x: &[T],
+    cols: &mut [T],
+    c: usize,
+    hw: [usize; 2],
+    w: &Window,
+    ohw: [usize; 2],
+) {
+    let [h, wd] = hw;
+    let [kh, kw] = w.kernel;
+    let l = ohw[0] * ohw[1];
+    // One (image, channel) plane per task: rows of `cols` for that channel are disjoint.
+    cols.par_chunks_mut(kh * kw * l)
+        .enumerate()
+        .for_each(|(nc, block)| {
+            let plane = &x[nc * h * wd..(nc + 1) * h * wd];
+            for ki in 0..kh {
+                for kj in 0..kw {
+                    let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                    for oi in 0..ohw[0] {
+                        let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
+                            - w.padding[0] as isize;
+                        for oj in 0..ohw[1] {
+                            let jj = (oj * w.stride[1] + kj * w.dilation[1]) as isize
+                                - w.padding[1] as isize;
+                            row[oi * ohw[1] + oj] =
+                                if ii >= 0 && jj >= 0 && (ii as usize) < h && (jj as usize) < wd {
+                                    plane[ii as usize * wd + jj as usize]
+                                } else {
+                                    T::default()
+                                };
+                        }
+                    }
+                }
+            }
+        });
+    let _ = c;
+}
+
+fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
+    let [h, wd] = hw;
+    let [kh, kw] = w.kernel;
+    let l = ohw[0] * ohw[1];
+    x.par_chunks_mut(h * wd)
+        .enumerate()
+        .for_each(|(nc, plane)| {
+            let block = &cols[nc * kh * kw * l..(nc + 1) * kh * kw * l];
+            for ki in 0..kh {
+                for kj in 0..kw {
+                    let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                    for oi in 0..ohw[0] {
+                        let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
+                            - w.padding[0] as isize;
+                        if ii < 0 || ii as usize >= h {
+                            continue;
+                        }
+                        for oj in 0..ohw[1] {
+                            let jj = (oj * w.stride[1] + kj * w.dilation[1]) as isize
+                                - w.padding[1] as isize;
+                            if jj >= 0 && (jj as usize) < wd {
+                                let p = &mut plane[ii as usize * wd + jj as usize];
+                                *p = T::from_f64(p.to_f64() + row[oi * ohw[1] + oj].to_f64());
+                            }
+                        }
+                    }
+                }
+            }
+        });
+}
+
+impl Tensor {
+    /// `F.unfold`: [N, C, H, W] -> [N, C*kh*kw, L] sliding-window columns.
+    pub fn im2col(&self, w: Window) -> Result<Tensor> {
+        if self.ndim() != 4 {
+            bail!(
+                Runtime,
+                "unfold: expected a 4-D input (N, C, H, W), got shape {}",
+                fmt_shape(self.shape())
+            );
+        }
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "unfold: expected a floating point input, got {}",
+                self.dtype().name()
+            );
+        }
+        let (n, c, h, wd) = (
+            self.shape()[0],
+            self.shape()[1],
+            self.shape()[2],
+            self.shape()[3],
+        );
+        let ohw = w.out_size("unfold", [h, wd])?;
+        let l = ohw[0] * ohw[1];
+        let x = self.contiguous_copy_if_needed();
+        let out = Tensor::zeros(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype());
+        if out.numel() > 0 {
+            with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, c, [h, wd], &w, ohw));
+        }
+        Ok(record(
+            "Im2ColBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(g.col2im([h, wd], w)?)]),
+        ))
+    }
+
+    /// `F.fold`: [N, C*kh*kw, L] -> [N, C, H, W], summing overlapping windows.
+    pub fn col2im(&self, size: [usize; 2], w: Window) -> Result<Tensor> {
+        let kk = w.kernel[0] * w.kernel[1];
+        let ohw = w.out_size("fold", size)?;
+        if self.ndim() != 3 || self.shape()[1] % kk != 0 || self.shape()[2] != ohw[0] * ohw[1] {
+            bail!(
+                Runtime,
+                "fold: expected input of shape (N, C*{kk}, {}) for output size {:?}, got {}",
+                ohw[0] * ohw[1],
+                size,
+                fmt_shape(self.shape())
+            );
+        }
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "fold: expected a floating point input, got {}",
+                self.dtype().name()
+            );
+        }
+        let (n, c) = (self.shape()[0], self.shape()[1] / kk);
+        let cols = self.contiguous_copy_if_needed();
+        let out = Tensor::zeros(&[n, c, size[0], size[1]], self.dtype());
+        if out.numel() > 0 && cols.numel() > 0 {
+            with_dtype!(self.dtype(), T => col2im::<T>(cols.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, size, &w, ohw));
+        }
+        Ok(record(
+            "Col2ImBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(g.im2col(w)?)]),
+        ))
+    }
+
+    /// `conv2d` as unfold + a batched matmul per group (autograd through both).
+    pub fn conv2d(
+        &self,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+        groups: usize,
+    ) -> Result<Tensor> {
+        let (x, wt) = (self, weight);
+        if x.ndim() != 4 || wt.ndim() != 4 {
+            bail!(Runtime, "conv2d: expected 4-D input and weight, got input of shape {} and weight of shape {}", fmt_shape(x.shape()), fmt_shape(wt.shape()));
+        }
+        let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+        let (o, cg, kh, kw) = (wt.shape()[0], wt.shape()[1], wt.shape()[2], wt.shape()[3]);
+        if groups == 0 || c % groups != 0 || o % groups != 0 || cg * groups != c {
+            bail!(Runtime, "conv2d: Given groups={groups}, weight of size {} expected input{} to have {} channels, but got {c} channels instead", fmt_shape(wt.shape()), fmt_shape(x.shape()), cg * groups);
+        }
+        if x.dtype() != wt.dtype() {
+            bail!(
+                Runtime,
+                "conv2d: Input type ({}) and weight type ({}) should be the same",
+                x.dtype().name(),
+                wt.dtype().name()
+            );
+        }
+        let win = Window {
+            kernel: [kh, kw],
+            dilation,
+            padding,
+            stride,
+        };
+        let ohw = win.out_size("conv2d", [h, wd])?;
+        let l = ohw[0] * ohw[1];
+        let cols = x.im2col(win)?; // [N, C*kh*kw, L]
+        let k = cg * kh * kw;
+        let cols = cols.reshape(&[n as i64, groups as i64, k as i64, l as i64])?;
+        let wmat = wt.reshape(&[groups as i64, (o / groups) as i64, k as i64])?;
+        let out = wmat.matmul(&cols)?; // [N, G, O/g, L]
+        let mut out = out.reshape(&[n as i64, o as i64, ohw[0] as i64, ohw[1] as i64])?;
+        if let Some(b) = bias {
+            if b.shape() != [o] {
+                bail!(
+                    Runtime,
+                    "conv2d: bias of shape {} does not match {o} output channels",
+                    fmt_shape(b.shape())
+                );
+            }
+            out = out.add(&b.reshape(&[o as i64, 1, 1])?)?;
+        }
+        Ok(out)
+    }
+
+    /// `conv_transpose2d` (weight [C_in, C_out/groups, kh, kw]): the adjoint of conv2d.
+    #[allow(clippy::too_many_arguments)]
+    pub fn conv_transpose2d(
+        &self,
+        weight: &Tensor,
+        bias: Option<&Tensor>,
+        stride: [usize; 2],
+        padding: [usize; 2],
+        output_padding: [usize; 2],
+        groups: usize,
+        dilation: [usize; 2],
+    ) -> Result<Tensor> {
+        let (x, wt) = (self, weight);
+        if x.ndim() != 4 || wt.ndim() != 4 {
+            bail!(
+                Runtime,
+                "conv_transpose2d: expected 4-D input and weight, got {} and {}",
+                fmt_shape(x.shape()),
+                fmt_shape(wt.shape())
+            );
+        }
+        let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+        let (ci, og, kh, kw) = (wt.shape()[0], wt.shape()[1], wt.shape()[2], wt.shape()[3]);
+        if groups == 0 || ci != c || c % groups != 0 {
+            bail!(Runtime, "conv_transpose2d: Given transposed=1, weight of size {}, expected input{} to have {ci} channels, but got {c} channels instead", fmt_shape(wt.shape()), fmt_shape(x.shape()));
+        }
+        for d in 0..2 {
+            if output_padding[d] >= stride[d].max(dilation[d]) {
+                bail!(Runtime, "conv_transpose2d: output padding must be smaller than either stride or dilation");
+            }
+        }
+        let size = [0, 1].map(|d| {
+            let hwd = if d == 0 { h } else { wd };
+            let k = if d == 0 { kh } else { kw };
+            ((hwd - 1) * stride[d] + dilation[d] * (k - 1) + output_padding[d] + 1) as i64
+                - 2 * padding[d] as i64
+        });
+        if size[0] <= 0 || size[1] <= 0 {
+            bail!(
+                Runtime,
+                "conv_transpose2d: computed output size {:?} is too small",
+                size
+            );
+        }
+        let size = [size[0] as usize, size[1] as usize];
+        let win = Window {
+            kernel: [kh, kw],
+            dilation,
+            padding,
+            stride,
+        };
+        let ohw = win.out_size("conv_transpose2d", size)?;
+        if ohw != [h, wd] {
+            bail!(Runtime, "conv_transpose2d: input spatial size {:?} is inconsistent with the output size {:?}", [h, wd], size);
+        }
+        let o = og * groups;
+        let k = og * kh * kw;
+        let xg = x.reshape(&[
+            n as i64,
+            groups as i64,
+            (c / groups) as i64,
+            (h * wd) as i64,
+        ])?;
+        let wg = wt
+            .reshape(&[groups as i64, (c / groups) as i64, k as i64])?
+            .transpose(1, 2)?;
+        let cols = wg
+            .matmul(&xg)?
+            .reshape(&[n as i64, (o * kh * kw) as i64, (h * wd) as i64])?;
+        let mut out = cols.col2im(size, win)?;
+        if let Some(b) = bias {
+            out = out.add(&b.reshape(&[o as i64, 1, 1])?)?;
+        }
+        Ok(out)
+    }
+
+    /// True for dtypes the convolution kernels take.
+    pub fn conv_dtype_ok(&self) -> bool {
+        matches!(
+            self.dtype(),
+            DType::F32 | DType::F64 | DType::F16 | DType::BF16
+        )
+    }
+}
