@@ -48,6 +48,8 @@ fn pooled_size(
 
 impl Tensor {
     /// `max_pool2d` on [N, C, H, W] (or [C, H, W]); returns values and int64 indices.
+    // The kernel is generic over every dtype, bool included (rejected above at run time).
+    #[allow(clippy::bool_comparison)]
     pub fn max_pool2d(&self, w: Window, ceil_mode: bool) -> Result<(Tensor, Tensor)> {
         if self.ndim() == 3 {
             let (v, i) = self.unsqueeze(0)?.max_pool2d(w, ceil_mode)?;

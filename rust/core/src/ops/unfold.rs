@@ -151,7 +151,10 @@ impl Tensor {
     pub fn col2im(&self, size: [usize; 2], w: Window) -> Result<Tensor> {
         let kk = w.kernel[0] * w.kernel[1];
         let ohw = w.out_size("fold", size)?;
-        if self.ndim() != 3 || self.shape()[1] % kk != 0 || self.shape()[2] != ohw[0] * ohw[1] {
+        if self.ndim() != 3
+            || !self.shape()[1].is_multiple_of(kk)
+            || self.shape()[2] != ohw[0] * ohw[1]
+        {
             bail!(
                 Runtime,
                 "fold: expected input of shape (N, C*{kk}, {}) for output size {:?}, got {}",
