@@ -175,3 +175,52 @@ def test_adaptive_avg_pool_divisible():
 def test_conv_pool_errors(fn, pattern):
     with pytest.raises(RuntimeError, match=pattern):
         fn()
+
+
+def np_layer_norm(x, k, eps=1e-5):
+    axes = tuple(range(x.ndim - k, x.ndim))
+    mu = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (x - mu) / np.sqrt(var + eps)
+
+
+def test_layer_norm_matches_numpy_and_gradchecks():
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((3, 4, 5))
+    w, b = rng.standard_normal(5), rng.standard_normal(5)
+    got = K.layer_norm(t64(x), 5, t64(w), t64(b))
+    np.testing.assert_allclose(to_np(got), np_layer_norm(x, 1) * w + b, rtol=1e-10, atol=1e-12)
+    got2 = K.layer_norm(t64(x), (4, 5))
+    np.testing.assert_allclose(to_np(got2), np_layer_norm(x, 2), rtol=1e-10, atol=1e-12)
+    xs, ws, bs = t64(x[:2, :2], True), t64(w, True), t64(b, True)
+    assert torch.autograd.gradcheck(lambda a, c, d: K.layer_norm(a, 5, c, d), (xs, ws, bs))
+    assert torch.autograd.gradgradcheck(lambda a: K.layer_norm(a, 5), (t64(x[0, :2], True),))
+    f32 = K.layer_norm(torch.tensor(x.tolist()), 5)
+    np.testing.assert_allclose(to_np(f32), np_layer_norm(x, 1), rtol=1e-4, atol=1e-5)
+
+
+def test_group_norm_matches_numpy():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 6, 3, 3))
+    got = K.group_norm(t64(x), 3)
+    ref = np_layer_norm(x.reshape(2, 3, -1), 1).reshape(x.shape)
+    np.testing.assert_allclose(to_np(got), ref, rtol=1e-10, atol=1e-12)
+    assert torch.autograd.gradcheck(lambda a: K.group_norm(a, 2), (t64(x[:1, :4, :2, :2], True),))
+
+
+def test_batch_norm_training_updates_running_stats_and_eval_uses_them():
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((4, 3, 2, 2))
+    rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+    y = K.batch_norm(t64(x), rm, rv, training=True, momentum=0.1)
+    mu = x.mean(axis=(0, 2, 3))
+    var_b = x.var(axis=(0, 2, 3))
+    ref = (x - mu[None, :, None, None]) / np.sqrt(var_b[None, :, None, None] + 1e-5)
+    np.testing.assert_allclose(to_np(y), ref, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(to_np(rm), 0.1 * mu, rtol=1e-9)
+    np.testing.assert_allclose(to_np(rv), 0.9 + 0.1 * x.var(axis=(0, 2, 3), ddof=1), rtol=1e-6)
+    y_eval = K.batch_norm(t64(x), rm, rv, training=False)
+    ref_eval = (x - to_np(rm)[None, :, None, None]) / np.sqrt(to_np(rv)[None, :, None, None] + 1e-5)
+    np.testing.assert_allclose(to_np(y_eval), ref_eval, rtol=1e-9)
+    xs = t64(x[:2, :, :1, :], True)
+    assert torch.autograd.gradcheck(lambda a: K.batch_norm(a, None, None, training=True), (xs,))

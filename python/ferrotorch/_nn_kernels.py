@@ -220,3 +220,71 @@ def adaptive_avg_pool1d(input: Tensor, output_size: IntOrPair) -> Tensor:
     """1-D adaptive average pooling over [N, C, L] (or [C, L])."""
     o = _pair(output_size)[0]
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
+
+
+def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    """Normalizes over the trailing ``normalized_shape`` dims, then scales and shifts."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape):]) != shape:
+        raise RuntimeError(
+            f"layer_norm: Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], "
+            f"but got input of size {list(input.shape)}"
+        )
+    y = _core._normalize_last(input, len(shape), eps)[0]
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    """Normalizes each group of channels of [N, C, *] inputs."""
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups != 0:
+        raise RuntimeError(f"group_norm: Expected number of channels in input to be divisible by num_groups, but got input of shape {list(input.shape)} and num_groups={num_groups}")
+    y = _core._normalize_last(input.reshape(n, num_groups, -1), 1, eps)[0].reshape(input.shape)
+    extra = [1] * (input.ndim - 2)
+    if weight is not None:
+        y = y * weight.reshape(c, *extra)
+    if bias is not None:
+        y = y + bias.reshape(c, *extra)
+    return y
+
+
+def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Batch normalization over [N, C, *]: batch statistics in training (updating the running
+    estimates in place, with the unbiased variance), running statistics otherwise."""
+    if input.ndim < 2:
+        raise ValueError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
+    c = input.shape[1]
+    extra = [1] * (input.ndim - 2)
+    if training:
+        count = input.numel() // c
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+        # Channels first, everything else flattened: one row per channel.
+        perm = [1, 0] + list(range(2, input.ndim))
+        rows = input.permute(*perm).reshape(c, -1)
+        y, mean, rstd = _core._normalize_last(rows, 1, eps)
+        y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(*perm)
+        if running_mean is not None and running_var is not None:
+            with _no_grad():
+                var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
+                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c).to(running_mean.dtype), alpha=momentum)
+                running_var.mul_(1 - momentum).add_(var.reshape(c).to(running_var.dtype), alpha=momentum)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
+        y = (input - running_mean.reshape(c, *extra)) * (running_var.reshape(c, *extra) + eps).rsqrt()
+    if weight is not None:
+        y = y * weight.reshape(c, *extra)
+    if bias is not None:
+        y = y + bias.reshape(c, *extra)
+    return y
+
+
+def _no_grad() -> Any:
+    from ._grad_mode import no_grad
+
+    return no_grad()

@@ -131,3 +131,20 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_max_pool2d, m)?)?;
     Ok(())
 }
+
+/// Normalizes over the last `k` dims; returns (y, mean, rstd).
+#[pyfunction]
+pub fn _normalize_last(
+    py: Python<'_>,
+    input: PyRef<'_, PyTensor>,
+    k: usize,
+    eps: f64,
+) -> PyResult<(PyTensor, PyTensor, PyTensor)> {
+    let x = input.t.clone();
+    let (y, m, r) = py.detach(|| x.normalize_last(k, eps)).py()?;
+    Ok((PyTensor::new(y), PyTensor::new(m), PyTensor::new(r)))
+}
+
+pub fn register_norm(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_normalize_last, m)?)
+}

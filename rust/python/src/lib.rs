@@ -29,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     autograd::register(m)?;
     serialize::register(m)?;
     functions_nn::register(m)?;
+    functions_nn::register_norm(m)?;
     Ok(())
 }

@@ -7,6 +7,7 @@ pub mod gather;
 pub mod inplace;
 pub mod join;
 pub mod matmul;
+pub mod norm;
 pub mod pool;
 pub mod reduce;
 pub mod scan;

@@ -1,0 +1,137 @@
+//! Row normalization, the kernel under layer_norm, group_norm and batch_norm: one fused pass
+//! computes mean, 1/std and the normalized values; the backward is written in tensor ops.
+
+use crate::autograd::{is_grad_enabled, record};
+use crate::error::fmt_shape;
+use crate::ops::reduce::to_rows;
+use crate::{bail, DType, Result, Scalar, Tensor};
+use rayon::prelude::*;
+
+fn normalize_rows<F: crate::cpu::math::Float>(
+    x: &[F],
+    y: &mut [F],
+    mean: &mut [F],
+    rstd: &mut [F],
+    inner: usize,
+    eps: f64,
+) {
+    let work = |(((xr, yr), m), r): (((&[F], &mut [F]), &mut F), &mut F)| {
+        let n = F::from_f64c(inner as f64);
+        let mut s = F::zero();
+        for &v in xr {
+            s = s + v;
+        }
+        let mu = s / n;
+        let mut ss = F::zero();
+        for &v in xr {
+            let d = v - mu;
+            ss = ss + d * d;
+        }
+        let inv = F::one() / (ss / n + F::from_f64c(eps)).sqrt();
+        for (o, &v) in yr.iter_mut().zip(xr) {
+            *o = (v - mu) * inv;
+        }
+        *m = mu;
+        *r = inv;
+    };
+    let it = x
+        .par_chunks(inner)
+        .zip(y.par_chunks_mut(inner))
+        .zip(mean.par_iter_mut())
+        .zip(rstd.par_iter_mut());
+    if x.len() >= crate::cpu::parallel::PAR_THRESHOLD {
+        it.for_each(work);
+    } else {
+        x.chunks(inner)
+            .zip(y.chunks_mut(inner))
+            .zip(mean.iter_mut())
+            .zip(rstd.iter_mut())
+            .for_each(work);
+    }
+}
+
+impl Tensor {
+    /// Normalizes over the last `k` dims: returns (y, mean, rstd) with mean/rstd shaped like the
+    /// input with those dims kept as 1. Only `y` carries a gradient.
+    pub fn normalize_last(&self, k: usize, eps: f64) -> Result<(Tensor, Tensor, Tensor)> {
+        if k == 0 || k > self.ndim() {
+            bail!(
+                Runtime,
+                "layer_norm: cannot normalize over the last {k} dims of a tensor of shape {}",
+                fmt_shape(self.shape())
+            );
+        }
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "layer_norm: expected a floating point input, got {}",
+                self.dtype().name()
+            );
+        }
+        let nd = self.ndim();
+        let dims: Vec<usize> = (nd - k..nd).collect();
+        let cd = if self.dtype() == DType::F64 {
+            DType::F64
+        } else {
+            DType::F32
+        };
+        let rows = to_rows(&self.to_dtype_raw(cd), &dims);
+        let y = Tensor::zeros(self.shape(), cd);
+        let mean = Tensor::zeros(&rows.keep_shape, cd);
+        let rstd = Tensor::zeros(&rows.keep_shape, cd);
+        if rows.inner > 0 && rows.outer > 0 {
+            macro_rules! run {
+                ($F:ty) => {
+                    normalize_rows::<$F>(
+                        rows.data.contiguous_slice(),
+                        unsafe { y.contiguous_slice_mut() },
+                        unsafe { mean.contiguous_slice_mut() },
+                        unsafe { rstd.contiguous_slice_mut() },
+                        rows.inner,
+                        eps,
+                    )
+                };
+            }
+            if cd == DType::F64 {
+                run!(f64)
+            } else {
+                run!(f32)
+            }
+        }
+        let dt = self.dtype();
+        let (y, mean, rstd) = (
+            y.to_dtype_raw(dt),
+            mean.to_dtype_raw(dt),
+            rstd.to_dtype_raw(dt),
+        );
+        let dims_i: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
+        let rstd_saved = rstd.clone();
+        let y = record(
+            "NativeLayerNormBackward0",
+            y,
+            &[self],
+            &[self],
+            true,
+            move |g, s| {
+                let x = &s[0];
+                // With create_graph, rebuild xhat and rstd from x so second derivatives flow.
+                let (xhat, r) = if is_grad_enabled() {
+                    let mu = x.mean_dims(&dims_i, true)?;
+                    let d = x.sub(&mu)?;
+                    let var = d.mul(&d)?.mean_dims(&dims_i, true)?;
+                    let r = var
+                        .add_scalar(Scalar::Float(eps))?
+                        .unary(crate::ops::UnaryOp::Rsqrt)?;
+                    (d.mul(&r)?, r)
+                } else {
+                    (s[1].clone(), rstd_saved.clone())
+                };
+                let gm = g.mean_dims(&dims_i, true)?;
+                let gxm = g.mul(&xhat)?.mean_dims(&dims_i, true)?;
+                let gx = g.sub(&gm)?.sub(&xhat.mul(&gxm)?)?.mul(&r)?;
+                Ok(vec![Some(gx)])
+            },
+        );
+        Ok((y, mean, rstd))
+    }
+}
