@@ -7,6 +7,9 @@ use crate::ops::reduce::to_rows;
 use crate::{bail, DType, Result, Scalar, Tensor};
 use rayon::prelude::*;
 
+/// One row's input and output, and where its mean and 1/std go.
+type RowJob<'a, F> = (((&'a [F], &'a mut [F]), &'a mut F), &'a mut F);
+
 fn normalize_rows<F: crate::cpu::math::Float>(
     x: &[F],
     y: &mut [F],
@@ -15,7 +18,7 @@ fn normalize_rows<F: crate::cpu::math::Float>(
     inner: usize,
     eps: f64,
 ) {
-    let work = |(((xr, yr), m), r): (((&[F], &mut [F]), &mut F), &mut F)| {
+    let work = |(((xr, yr), m), r): RowJob<'_, F>| {
         let n = F::from_f64c(inner as f64);
         let mut s = F::zero();
         for &v in xr {
