@@ -19,6 +19,7 @@ pub mod dtype;
 pub mod error;
 pub mod layout;
 pub mod ops;
+pub mod optim;
 pub mod serialize;
 pub mod storage;
 pub mod tensor;

@@ -11,6 +11,7 @@ mod interop;
 mod methods_math;
 mod methods_reduce;
 mod methods_shape;
+mod optim;
 mod serialize;
 mod size;
 mod tensor;
@@ -30,5 +31,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     serialize::register(m)?;
     functions_nn::register(m)?;
     functions_nn::register_norm(m)?;
+    optim::register(m)?;
     Ok(())
 }
