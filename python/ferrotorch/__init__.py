@@ -52,10 +52,14 @@ from ._core import (
 )
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
+from ._tensor_extras import broadcast_tensors, finfo, iinfo
+from ._tensor_extras import install as _install_tensor_extras
 from ._tensor_str import tensor_repr as _tensor_repr
 from .serialization import load, save
 
 _core._set_size_class(Size)
+_install_tensor_extras()
+from ._core import broadcast_shapes, can_cast, promote_types, result_type  # noqa: E402
 
 __version__ = "0.1.0"
 

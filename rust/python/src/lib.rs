@@ -6,6 +6,7 @@ mod creation;
 mod device;
 mod dtype;
 mod errors;
+mod functions_misc;
 mod functions_nn;
 mod interop;
 mod methods_math;
@@ -32,5 +33,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     functions_nn::register(m)?;
     functions_nn::register_norm(m)?;
     optim::register(m)?;
+    functions_misc::register(m)?;
     Ok(())
 }
