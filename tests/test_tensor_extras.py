@@ -51,3 +51,15 @@ def test_broadcast_shapes_and_tensors():
     assert a.shape == (2, 3) and b.shape == (2, 3)
     with pytest.raises(RuntimeError, match="broadcast_shapes: The size of tensor a"):
         torch.broadcast_shapes((2,), (3,))
+
+
+def test_deepcopy_of_leaf_and_error_for_nonleaf():
+    import copy
+
+    a = torch.ones(2, requires_grad=True)
+    b = copy.deepcopy(a)
+    assert b.requires_grad and b.data_ptr() != a.data_ptr() and b.tolist() == [1.0, 1.0]
+    d = copy.deepcopy({"x": a, "y": a})
+    assert d["x"] is d["y"]
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(a * 2)

@@ -288,3 +288,54 @@ def _no_grad() -> Any:
     from ._grad_mode import no_grad
 
     return no_grad()
+
+
+def _resize_axis(x: Tensor, dim: int, out: int, mode: str, align_corners: Optional[bool], scale: Optional[float]) -> Tensor:
+    """Resamples one spatial dim with index_select (nearest) or a two-tap lerp (linear)."""
+    size = x.shape[dim]
+    if mode == "nearest":
+        ratio = (1.0 / scale) if scale else size / out
+        idx = [min(int(math.floor(i * ratio)), size - 1) for i in range(out)]
+        return x.index_select(dim, _core.tensor(idx))
+    if align_corners:
+        src = [i * (size - 1) / (out - 1) if out > 1 else 0.0 for i in range(out)]
+    else:
+        ratio = (1.0 / scale) if scale else size / out
+        src = [max((i + 0.5) * ratio - 0.5, 0.0) for i in range(out)]
+    i0 = [min(int(math.floor(s)), size - 1) for s in src]
+    i1 = [min(i + 1, size - 1) for i in i0]
+    w = [s - i for s, i in zip(src, i0)]
+    shape = [1] * x.ndim
+    shape[dim] = out
+    wt = _core.tensor(w, dtype=x.dtype).reshape(*shape)
+    a = x.index_select(dim, _core.tensor(i0))
+    b = x.index_select(dim, _core.tensor(i1))
+    return a + (b - a) * wt
+
+
+def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optional[Any] = None, mode: str = "nearest", align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None, antialias: bool = False) -> Tensor:
+    """Resizes [N, C, *spatial] inputs with mode 'nearest', 'linear' (3-D) or 'bilinear' (4-D)."""
+    nsp = input.ndim - 2
+    if nsp < 1:
+        raise ValueError(f"interpolate: expected at least 3-D input (N, C, ...), got {input.ndim}-D")
+    if mode not in ("nearest", "linear", "bilinear"):
+        raise NotImplementedError(f"interpolate: mode '{mode}' is not supported yet (nearest, linear, bilinear)")
+    if mode == "linear" and nsp != 1 or mode == "bilinear" and nsp != 2:
+        raise ValueError(f"interpolate: mode '{mode}' expects {'3' if mode == 'linear' else '4'}-D input, got {input.ndim}-D")
+    if mode == "nearest" and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        sizes = [size] * nsp if isinstance(size, int) else list(size)
+        scales: list = [None] * nsp
+    else:
+        sf = [scale_factor] * nsp if isinstance(scale_factor, (int, float)) else list(scale_factor)
+        sizes = [int(math.floor(input.shape[2 + i] * sf[i])) for i in range(nsp)]
+        scales = [None if recompute_scale_factor else float(s) for s in sf]
+    if len(sizes) != nsp:
+        raise ValueError(f"interpolate: size must have {nsp} elements for {nsp} spatial dims, got {sizes}")
+    out = input
+    for i in range(nsp):
+        out = _resize_axis(out, 2 + i, sizes[i], mode, bool(align_corners), scales[i])
+    return out

@@ -86,7 +86,27 @@ class iinfo:
         return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
 
 
+def _deepcopy(self: Tensor, memo: dict) -> Tensor:
+    """Deep copy of a leaf: same values and ``requires_grad``, new storage (as PyTorch)."""
+    if id(self) in memo:
+        return memo[id(self)]
+    if not self.is_leaf:
+        raise RuntimeError(
+            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment."
+        )
+    new = self.detach().clone()
+    if type(self) is not Tensor:
+        new = type(self).__new__(type(self), new)  # subclasses (Parameter) alias the copy
+    new.requires_grad_(self.requires_grad)
+    if self.grad is not None:
+        new.grad = self.grad.detach().clone()
+    new.__dict__.update({k: v for k, v in self.__dict__.items()})
+    memo[id(self)] = new
+    return new
+
+
 def install() -> None:
-    """Attaches the ``new_*`` methods to Tensor."""
+    """Attaches the ``new_*`` methods and deep copy to Tensor."""
     for f in (new_zeros, new_ones, new_empty, new_full, new_tensor):
         setattr(Tensor, f.__name__, f)
+    Tensor.__deepcopy__ = _deepcopy  # type: ignore[attr-defined]
