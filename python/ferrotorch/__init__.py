@@ -59,7 +59,30 @@ from .serialization import load, save
 
 _core._set_size_class(Size)
 _install_tensor_extras()
-from ._core import broadcast_shapes, can_cast, promote_types, result_type  # noqa: E402
+from ._core import (  # noqa: E402  # noqa: E402
+    Generator,
+    bernoulli,
+    broadcast_shapes,
+    can_cast,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    promote_types,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    result_type,
+    seed,
+    set_rng_state,
+)
+
+default_generator = _core._default_generator()
 
 __version__ = "0.1.0"
 

@@ -14,17 +14,25 @@ fn load(path: &Path) -> Result<HashMap<String, Tensor>> {
 }
 
 fn get<'a>(m: &'a HashMap<String, Tensor>, k: &str) -> Result<&'a Tensor> {
-    m.get(k).ok_or_else(|| Error::runtime(format!("checkpoint has no tensor '{k}'")))
+    m.get(k)
+        .ok_or_else(|| Error::runtime(format!("checkpoint has no tensor '{k}'")))
 }
 
 fn conv_relu_pool(x: &Tensor, w: &Tensor, b: &Tensor) -> Result<Tensor> {
     let y = x.conv2d(w, Some(b), [1, 1], [1, 1], [1, 1], 1)?.relu()?;
-    let pool = Window { kernel: [2, 2], dilation: [1, 1], padding: [0, 0], stride: [2, 2] };
+    let pool = Window {
+        kernel: [2, 2],
+        dilation: [1, 1],
+        padding: [0, 0],
+        stride: [2, 2],
+    };
     Ok(y.max_pool2d(pool, false)?.0)
 }
 
 fn main() -> Result<()> {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| "examples/out".into());
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "examples/out".into());
     let dir = Path::new(&dir);
     let w = load(&dir.join("digits_cnn.safetensors"))?;
     let data = load(&dir.join("digits_test.safetensors"))?;
@@ -33,11 +41,20 @@ fn main() -> Result<()> {
     let h = conv_relu_pool(x, get(&w, "conv1.weight")?, get(&w, "conv1.bias")?)?;
     let h = conv_relu_pool(&h, get(&w, "conv2.weight")?, get(&w, "conv2.bias")?)?;
     let h = h.flatten(1, -1)?;
-    let h = h.matmul(&get(&w, "fc1.weight")?.t()?)?.add(get(&w, "fc1.bias")?)?.relu()?;
-    let logits = h.matmul(&get(&w, "fc2.weight")?.t()?)?.add(get(&w, "fc2.bias")?)?;
+    let h = h
+        .matmul(&get(&w, "fc1.weight")?.t()?)?
+        .add(get(&w, "fc1.bias")?)?
+        .relu()?;
+    let logits = h
+        .matmul(&get(&w, "fc2.weight")?.t()?)?
+        .add(get(&w, "fc2.bias")?)?;
     let pred = logits.argmax(Some(1), false, true)?.to_vec::<i64>();
     let truth = y.to_vec::<i64>();
     let correct = pred.iter().zip(&truth).filter(|(p, t)| p == t).count();
-    println!("Rust inference on {} test digits: accuracy {:.2}%", truth.len(), 100.0 * correct as f64 / truth.len() as f64);
+    println!(
+        "Rust inference on {} test digits: accuracy {:.2}%",
+        truth.len(),
+        100.0 * correct as f64 / truth.len() as f64
+    );
     Ok(())
 }

@@ -20,6 +20,7 @@ pub mod error;
 pub mod layout;
 pub mod ops;
 pub mod optim;
+pub mod random;
 pub mod serialize;
 pub mod storage;
 pub mod tensor;

@@ -13,6 +13,7 @@ mod methods_math;
 mod methods_reduce;
 mod methods_shape;
 mod optim;
+mod random;
 mod serialize;
 mod size;
 mod tensor;
@@ -34,5 +35,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     functions_nn::register_norm(m)?;
     optim::register(m)?;
     functions_misc::register(m)?;
+    random::register(m)?;
     Ok(())
 }
