@@ -191,7 +191,7 @@ pub fn randint(
 ) -> PyResult<PyTensor> {
     let _ = device;
     let mut ints = Vec::new();
-    let mut shape_arg = size.map(|s| s.clone());
+    let mut shape_arg = size.cloned();
     for a in args.iter() {
         if let Ok(v) = a.extract::<i64>() {
             ints.push(v);
