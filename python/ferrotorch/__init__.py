@@ -83,6 +83,31 @@ from ._core import (  # noqa: E402  # noqa: E402
 )
 
 default_generator = _core._default_generator()
+from ._core import cat, stack  # noqa: E402
+from ._index_ops import (  # noqa: E402
+    atleast_1d,
+    atleast_2d,
+    column_stack,
+    einsum,
+    hstack,
+    masked_select,
+    meshgrid,
+    movedim,
+    repeat_interleave,
+    roll,
+    take_along_dim,
+    tile,
+    tril,
+    triu,
+    vstack,
+    where,
+)
+from ._index_ops import install as _install_index_ops  # noqa: E402
+from ._index_ops import pad as _pad  # noqa: E402
+
+_install_index_ops()
+concat = concatenate = cat
+moveaxis = movedim
 
 __version__ = "0.1.0"
 
@@ -123,7 +148,8 @@ trunc fix frac exp exp2 expm1 log log2 log10 log1p sqrt rsqrt sin cos tan asin a
 arccos atan arctan sinh cosh tanh sigmoid erf erfinv reciprocal matmul mm bmm mv dot inner
 outer ger sum mean prod amax amin argmax argmin all any cumsum cumprod reshape flatten ravel
 unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select diagonal unbind
-split chunk flip gather index_select numel is_floating_point is_complex clone detach
+split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
+masked_fill numel is_floating_point is_complex clone detach
 """.split()
 
 for _name in _METHOD_FUNCTIONS:

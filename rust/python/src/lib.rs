@@ -9,6 +9,7 @@ mod errors;
 mod functions_misc;
 mod functions_nn;
 mod interop;
+mod methods_index;
 mod methods_math;
 mod methods_reduce;
 mod methods_shape;
@@ -36,5 +37,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     optim::register(m)?;
     functions_misc::register(m)?;
     random::register(m)?;
+    methods_index::register(m)?;
     Ok(())
 }

@@ -4,6 +4,7 @@ pub mod binary;
 pub mod copy;
 pub mod creation;
 pub mod gather;
+pub mod index;
 pub mod inplace;
 pub mod join;
 pub mod matmul;

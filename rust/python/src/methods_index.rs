@@ -1,0 +1,442 @@
+//! `t[...]`, `t[...] = v`, and the index-driven methods (gather/scatter family, masked ops).
+
+use crate::convert::{extract_scalar, int_list};
+use crate::creation::tensor_from_data;
+use crate::errors::IntoPy;
+use crate::tensor::PyTensor;
+use ferrotorch::ops::index::TensorIndex;
+use ferrotorch::{DType, Scalar, Tensor};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyEllipsis, PyInt, PyList, PySlice, PyTuple};
+
+fn slice_part(v: Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if v.is_none() {
+        return Ok(None);
+    }
+    if let Ok(t) = v.cast::<PyTensor>() {
+        return Ok(Some(t.borrow().t.item().py()?.to_i64()));
+    }
+    Ok(Some(v.call_method0("__index__")?.extract::<i64>()?))
+}
+
+fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
+    if ob.is_none() {
+        return Ok(TensorIndex::NewAxis);
+    }
+    if ob.is_instance_of::<PyEllipsis>() {
+        return Ok(TensorIndex::Ellipsis);
+    }
+    if ob.is_instance_of::<PyBool>() {
+        return Ok(TensorIndex::Bool(ob.extract()?));
+    }
+    if ob.is_instance_of::<PyInt>() {
+        return Ok(TensorIndex::Int(ob.extract()?));
+    }
+    if let Ok(s) = ob.cast::<PySlice>() {
+        let step = slice_part(s.getattr("step")?)?.unwrap_or(1);
+        return Ok(TensorIndex::Slice {
+            start: slice_part(s.getattr("start")?)?,
+            stop: slice_part(s.getattr("stop")?)?,
+            step,
+        });
+    }
+    if let Ok(t) = ob.cast::<PyTensor>() {
+        return Ok(TensorIndex::Tensor(t.borrow().t.clone()));
+    }
+    if ob.is_instance_of::<PyList>() || ob.hasattr("__array__")? {
+        let t = tensor_from_data(ob, None)?;
+        if t.numel() == 0 {
+            return Ok(TensorIndex::Tensor(t.copy_as(DType::I64)));
+        }
+        return Ok(TensorIndex::Tensor(t));
+    }
+    if let Ok(i) = ob.call_method0("__index__") {
+        return Ok(TensorIndex::Int(i.extract()?));
+    }
+    Err(PyIndexError::new_err(format!(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})",
+        ob.get_type().name()?
+    )))
+}
+
+/// Parses a Python index key (a tuple means several indices).
+pub fn parse_index(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
+    if let Ok(t) = key.cast::<PyTuple>() {
+        return t.iter().map(|k| one_index(&k)).collect();
+    }
+    Ok(vec![one_index(key)?])
+}
+
+fn value_tensor(v: &Bound<'_, PyAny>, like: &Tensor) -> PyResult<Tensor> {
+    if let Ok(t) = v.cast::<PyTensor>() {
+        return Ok(t.borrow().t.clone());
+    }
+    if let Some(s) = extract_scalar(v)? {
+        return Ok(Tensor::scalar(s, like.dtype()));
+    }
+    tensor_from_data(v, Some(like.dtype()))
+}
+
+fn scalar_or_tensor(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Tensor> {
+    if let Ok(t) = v.cast::<PyTensor>() {
+        return Ok(t.borrow().t.clone());
+    }
+    let s =
+        extract_scalar(v)?.ok_or_else(|| PyTypeError::new_err("expected a Tensor or a number"))?;
+    Ok(Tensor::scalar(s, dtype))
+}
+
+#[pymethods]
+impl PyTensor {
+    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        // Fast path for the most common key: a single int.
+        if key.is_instance_of::<PyInt>() && !key.is_instance_of::<PyBool>() {
+            let i: i64 = key.extract()?;
+            if self.t.ndim() == 0 {
+                return Err(PyIndexError::new_err("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"));
+            }
+            let size = self.t.shape()[0] as i64;
+            if i < -size || i >= size {
+                return Err(PyIndexError::new_err(format!(
+                    "index {i} is out of bounds for dimension 0 with size {size}"
+                )));
+            }
+            return Ok(PyTensor::new(self.t.select(0, i).py()?));
+        }
+        let items = parse_index(key)?;
+        Ok(PyTensor::new(self.t.index(&items).py()?))
+    }
+
+    fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = parse_index(key)?;
+        let v = value_tensor(value, &self.t)?;
+        self.t.index_put_(&items, &v, false).py()
+    }
+
+    /// `index_put_(indices, values, accumulate=False)` with a tuple of index tensors.
+    #[pyo3(signature = (indices, values, accumulate=false))]
+    fn index_put_<'py>(
+        slf: PyRef<'py, Self>,
+        indices: &Bound<'py, PyAny>,
+        values: PyRef<'py, PyTensor>,
+        accumulate: bool,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let items = parse_index(indices)?;
+        slf.t.index_put_(&items, &values.t, accumulate).py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (indices, values, accumulate=false))]
+    fn index_put(
+        &self,
+        indices: &Bound<'_, PyAny>,
+        values: PyRef<'_, PyTensor>,
+        accumulate: bool,
+    ) -> PyResult<PyTensor> {
+        let items = parse_index(indices)?;
+        Ok(PyTensor::new(
+            self.t.index_put(&items, &values.t, accumulate).py()?,
+        ))
+    }
+
+    fn masked_fill(
+        &self,
+        mask: PyRef<'_, PyTensor>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<PyTensor> {
+        let v = scalar_or_tensor(value, self.t.dtype())?;
+        Ok(PyTensor::new(self.t.masked_fill(&mask.t, &v).py()?))
+    }
+    fn masked_fill_<'py>(
+        slf: PyRef<'py, Self>,
+        mask: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let v = scalar_or_tensor(value, slf.t.dtype())?;
+        let m = mask.t.clone();
+        slf.t
+            .apply_inplace("masked_fill_", &[&v], |s| s.masked_fill(&m, &v))
+            .py()?;
+        Ok(slf)
+    }
+    fn masked_select(&self, mask: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        if mask.t.dtype() != DType::Bool {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "masked_select: expected BoolTensor for mask, got {}",
+                mask.t.dtype().name()
+            )));
+        }
+        let shape =
+            ferrotorch::layout::broadcast_shapes("masked_select", self.t.shape(), mask.t.shape())
+                .py()?;
+        let x = self.t.broadcast_to(&shape).py()?;
+        let m = mask.t.broadcast_to(&shape).py()?.contiguous_copy();
+        Ok(PyTensor::new(x.index(&[TensorIndex::Tensor(m)]).py()?))
+    }
+    #[pyo3(signature = (dim, index, src=None, *, value=None, reduce=None))]
+    fn scatter(
+        &self,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        src: Option<&Bound<'_, PyAny>>,
+        value: Option<&Bound<'_, PyAny>>,
+        reduce: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let s = scatter_src(&self.t, src, value)?;
+        let r = match reduce {
+            None => self.t.scatter(dim, &index.t, &s),
+            Some("add") => self.t.scatter_add(
+                dim,
+                &index.t,
+                &s.broadcast_to(index.t.shape()).py()?.contiguous(),
+            ),
+            Some(m) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "scatter: reduce='{m}' is not supported (only 'add')"
+                )))
+            }
+        };
+        Ok(PyTensor::new(r.py()?))
+    }
+    #[pyo3(signature = (dim, index, src=None, *, value=None, reduce=None))]
+    fn scatter_<'py>(
+        slf: PyRef<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: Option<&Bound<'py, PyAny>>,
+        value: Option<&Bound<'py, PyAny>>,
+        reduce: Option<&str>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let s = scatter_src(&slf.t, src, value)?;
+        let idx = index.t.clone();
+        let add = match reduce {
+            None => false,
+            Some("add") => true,
+            Some(m) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "scatter_: reduce='{m}' is not supported (only 'add')"
+                )))
+            }
+        };
+        slf.t
+            .apply_inplace("scatter_", &[&s], |t| {
+                if add {
+                    t.scatter_add(dim, &idx, &s.broadcast_to(idx.shape())?.contiguous())
+                } else {
+                    t.scatter(dim, &idx, &s)
+                }
+            })
+            .py()?;
+        Ok(slf)
+    }
+    fn scatter_add(
+        &self,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        src: PyRef<'_, PyTensor>,
+    ) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(
+            self.t.scatter_add(dim, &index.t, &src.t).py()?,
+        ))
+    }
+    fn scatter_add_<'py>(
+        slf: PyRef<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: PyRef<'py, PyTensor>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let (i, s) = (index.t.clone(), src.t.clone());
+        slf.t
+            .apply_inplace("scatter_add_", &[&s], |t| t.scatter_add(dim, &i, &s))
+            .py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (dim, index, source, *, alpha=None))]
+    fn index_add(
+        &self,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        source: PyRef<'_, PyTensor>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let a = alpha
+            .map(extract_scalar)
+            .transpose()?
+            .flatten()
+            .unwrap_or(Scalar::Int(1));
+        Ok(PyTensor::new(
+            self.t.index_add(dim, &index.t, &source.t, a).py()?,
+        ))
+    }
+    #[pyo3(signature = (dim, index, source, *, alpha=None))]
+    fn index_add_<'py>(
+        slf: PyRef<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        source: PyRef<'py, PyTensor>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let a = alpha
+            .map(extract_scalar)
+            .transpose()?
+            .flatten()
+            .unwrap_or(Scalar::Int(1));
+        let (i, s) = (index.t.clone(), source.t.clone());
+        slf.t
+            .apply_inplace("index_add_", &[&s], |t| t.index_add(dim, &i, &s, a))
+            .py()?;
+        Ok(slf)
+    }
+    fn index_fill_<'py>(
+        slf: PyRef<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let v = scalar_or_tensor(value, slf.t.dtype())?;
+        let d = ferrotorch::layout::wrap_dim("index_fill_", dim, slf.t.ndim()).py()?;
+        let mut items = vec![
+            TensorIndex::Slice {
+                start: None,
+                stop: None,
+                step: 1
+            };
+            d
+        ];
+        items.push(TensorIndex::Tensor(index.t.clone()));
+        slf.t.index_put_(&items, &v, false).py()?;
+        Ok(slf)
+    }
+    fn index_fill(
+        &self,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<PyTensor> {
+        let v = scalar_or_tensor(value, self.t.dtype())?;
+        let d = ferrotorch::layout::wrap_dim("index_fill", dim, self.t.ndim()).py()?;
+        let mut items = vec![
+            TensorIndex::Slice {
+                start: None,
+                stop: None,
+                step: 1
+            };
+            d
+        ];
+        items.push(TensorIndex::Tensor(index.t.clone()));
+        Ok(PyTensor::new(self.t.index_put(&items, &v, false).py()?))
+    }
+    #[pyo3(signature = (as_tuple=false))]
+    fn nonzero(&self, py: Python<'_>, as_tuple: bool) -> PyResult<Py<PyAny>> {
+        let nz = self.t.nonzero().py()?;
+        if as_tuple {
+            let cols: Vec<PyTensor> = if self.t.ndim() == 0 {
+                vec![PyTensor::new(nz.reshape(&[-1]).py()?)]
+            } else {
+                (0..self.t.ndim())
+                    .map(|k| {
+                        nz.select(1, k as i64)
+                            .map(|c| PyTensor::new(c.contiguous_copy()))
+                    })
+                    .collect::<ferrotorch::Result<_>>()
+                    .py()?
+            };
+            return Ok(PyTuple::new(
+                py,
+                cols.into_iter()
+                    .map(|c| Py::new(py, c))
+                    .collect::<PyResult<Vec<_>>>()?,
+            )?
+            .into_any()
+            .unbind());
+        }
+        Ok(Py::new(py, PyTensor::new(nz))?.into_any())
+    }
+    fn argwhere(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.nonzero().py()?))
+    }
+}
+
+fn scatter_src(
+    t: &Tensor,
+    src: Option<&Bound<'_, PyAny>>,
+    value: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    match (src, value) {
+        (Some(s), _) => scalar_or_tensor(s, t.dtype()),
+        (None, Some(v)) => scalar_or_tensor(v, t.dtype()),
+        (None, None) => Err(PyTypeError::new_err("scatter() missing 'src' or 'value'")),
+    }
+}
+
+/// `torch.cat(tensors, dim=0)`.
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0, *, out=None))]
+pub fn cat(
+    tensors: Vec<PyRef<'_, PyTensor>>,
+    dim: i64,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let _ = out;
+    let ts: Vec<Tensor> = tensors.iter().map(|t| t.t.clone()).collect();
+    Ok(PyTensor::new(Tensor::cat(&ts, dim).py()?))
+}
+
+/// `torch.stack(tensors, dim=0)`.
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0, *, out=None))]
+pub fn stack(
+    tensors: Vec<PyRef<'_, PyTensor>>,
+    dim: i64,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTensor> {
+    let _ = out;
+    let ts: Vec<Tensor> = tensors.iter().map(|t| t.t.clone()).collect();
+    Ok(PyTensor::new(Tensor::stack(&ts, dim).py()?))
+}
+
+/// `torch.where(condition, input, other)` (numbers allowed for input/other).
+#[pyfunction]
+#[pyo3(name = "_where3")]
+pub fn where3(
+    condition: PyRef<'_, PyTensor>,
+    input: &Bound<'_, PyAny>,
+    other: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let (a, b) = match (input.cast::<PyTensor>(), other.cast::<PyTensor>()) {
+        (Ok(a), Ok(b)) => (a.borrow().t.clone(), b.borrow().t.clone()),
+        (Ok(a), Err(_)) => {
+            let a = a.borrow().t.clone();
+            let b = crate::tensor::operand_tensor(&a, other, "where")?;
+            (a, b)
+        }
+        (Err(_), Ok(b)) => {
+            let b = b.borrow().t.clone();
+            let a = crate::tensor::operand_tensor(&b, input, "where")?;
+            (a, b)
+        }
+        (Err(_), Err(_)) => {
+            let sa = extract_scalar(input)?
+                .ok_or_else(|| PyTypeError::new_err("where(): expected Tensors or numbers"))?;
+            let sb = extract_scalar(other)?
+                .ok_or_else(|| PyTypeError::new_err("where(): expected Tensors or numbers"))?;
+            let dt = ferrotorch::dtype::result_type(
+                &[
+                    ferrotorch::dtype::Operand::Scalar(sa.category()),
+                    ferrotorch::dtype::Operand::Scalar(sb.category()),
+                ],
+                crate::tensor::default_dtype(),
+            );
+            (Tensor::scalar(sa, dt), Tensor::scalar(sb, dt))
+        }
+    };
+    Ok(PyTensor::new(condition.t.where_(&a, &b).py()?))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(stack, m)?)?;
+    m.add_function(wrap_pyfunction!(where3, m)?)?;
+    let _ = int_list;
+    Ok(())
+}
