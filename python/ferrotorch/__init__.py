@@ -106,6 +106,11 @@ from ._index_ops import install as _install_index_ops  # noqa: E402
 from ._index_ops import pad as _pad  # noqa: E402
 
 _install_index_ops()
+from . import return_types  # noqa: E402
+from ._reductions import install as _install_reductions  # noqa: E402
+from ._reductions import max, min, sort, std_mean, topk, var_mean  # noqa: E402
+
+_install_reductions()
 concat = concatenate = cat
 moveaxis = movedim
 
@@ -149,7 +154,8 @@ arccos atan arctan sinh cosh tanh sigmoid erf erfinv reciprocal matmul mm bmm mv
 outer ger sum mean prod amax amin argmax argmin all any cumsum cumprod reshape flatten ravel
 unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select diagonal unbind
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
-masked_fill numel is_floating_point is_complex clone detach
+masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
+isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point is_complex clone detach
 """.split()
 
 for _name in _METHOD_FUNCTIONS:

@@ -11,6 +11,7 @@ mod functions_nn;
 mod interop;
 mod methods_index;
 mod methods_math;
+mod methods_ops_extra;
 mod methods_reduce;
 mod methods_shape;
 mod optim;
@@ -38,5 +39,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     functions_misc::register(m)?;
     random::register(m)?;
     methods_index::register(m)?;
+    methods_ops_extra::register(m)?;
     Ok(())
 }

@@ -1,0 +1,183 @@
+//! Pointwise ops with parameters: clamp, lerp, nan_to_num, softplus, leaky_relu, elu,
+//! hardtanh; isnan/isinf/isfinite.
+
+use crate::autograd::record;
+use crate::ops::BinaryOp;
+use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+
+fn f(v: f64) -> Scalar {
+    Scalar::Float(v)
+}
+
+impl Tensor {
+    /// `clamp(min, max)` with tensor bounds (either may be absent); the gradient is 1 inside
+    /// [min, max] (bounds included) and 0 outside, as PyTorch.
+    pub fn clamp_t(&self, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+        if min.is_none() && max.is_none() {
+            bail!(
+                Runtime,
+                "clamp: At least one of 'min' or 'max' must not be None"
+            );
+        }
+        if self.dtype() == DType::Bool {
+            bail!(Runtime, "clamp: \"clamp_cpu\" not implemented for 'Bool'");
+        }
+        let x = self.detach();
+        let mut out = x.clone();
+        if let Some(lo) = min {
+            out = crate::ops::binary::binary_forward(BinaryOp::Maximum, &out, &lo.detach())?;
+        }
+        if let Some(hi) = max {
+            out = crate::ops::binary::binary_forward(BinaryOp::Minimum, &out, &hi.detach())?;
+        }
+        let (lo, hi) = (min.cloned(), max.cloned());
+        let in_shape = self.shape().to_vec();
+        let dt = self.dtype();
+        Ok(record(
+            "ClampBackward1",
+            out,
+            &[self],
+            &[self],
+            false,
+            move |g, s| {
+                let x = &s[0];
+                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool);
+                if let Some(lo) = &lo {
+                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Ge, lo)?)?;
+                }
+                if let Some(hi) = &hi {
+                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Le, hi)?)?;
+                }
+                let z = Tensor::zeros(&[], g.dtype());
+                Ok(vec![Some(
+                    keep.where_(g, &z)?.sum_to(&in_shape)?.to_dtype(dt)?,
+                )])
+            },
+        ))
+    }
+
+    /// `clamp` with Python-number bounds (bounds take the tensor's dtype).
+    pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+        let dt = if self.dtype().is_float()
+            || !min
+                .into_iter()
+                .chain(max)
+                .any(|s| matches!(s, Scalar::Float(_)))
+        {
+            self.dtype()
+        } else {
+            DType::F32
+        };
+        let x = if dt != self.dtype() {
+            self.to_dtype(dt)?
+        } else {
+            self.clone()
+        };
+        let lo = min.map(|s| Tensor::scalar(s, dt));
+        let hi = max.map(|s| Tensor::scalar(s, dt));
+        x.clamp_t(lo.as_ref(), hi.as_ref())
+    }
+
+    /// `lerp(end, weight)`: self + weight * (end - self).
+    pub fn lerp(&self, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+        self.add(&weight.mul(&end.sub(self)?)?)
+    }
+
+    fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
+        let out = Tensor::zeros(self.shape(), DType::Bool);
+        if self.dtype().is_float() {
+            let v = self.to_vec::<f64>();
+            let o: &mut [bool] = unsafe { out.contiguous_slice_mut() };
+            for (o, &x) in o.iter_mut().zip(&v) {
+                *o = test(x);
+            }
+        } else if op == "isfinite" {
+            return Ok(Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool));
+        }
+        Ok(out)
+    }
+
+    pub fn isnan(&self) -> Result<Tensor> {
+        self.float_test("isnan", f64::is_nan)
+    }
+    pub fn isinf(&self) -> Result<Tensor> {
+        self.float_test("isinf", f64::is_infinite)
+    }
+    pub fn isfinite(&self) -> Result<Tensor> {
+        self.float_test("isfinite", f64::is_finite)
+    }
+    pub fn isposinf(&self) -> Result<Tensor> {
+        self.float_test("isposinf", |x| x == f64::INFINITY)
+    }
+    pub fn isneginf(&self) -> Result<Tensor> {
+        self.float_test("isneginf", |x| x == f64::NEG_INFINITY)
+    }
+
+    /// `nan_to_num(nan, posinf, neginf)`; infinities default to the dtype's finite extremes.
+    pub fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return Ok(self.clone_tensor());
+        }
+        let (big, small) = with_dtype!(self.dtype(), T => (max_of::<T>(), -max_of::<T>()));
+        let (pi, ni) = (posinf.unwrap_or(big), neginf.unwrap_or(small));
+        let x = self.detach();
+        let mut out = x
+            .isnan()?
+            .where_(&Tensor::scalar(f(nan), self.dtype()), &x)?;
+        out = out
+            .isposinf()?
+            .where_(&Tensor::scalar(f(pi), self.dtype()), &out)?;
+        out = out
+            .isneginf()?
+            .where_(&Tensor::scalar(f(ni), self.dtype()), &out)?;
+        let keep = self.isfinite()?;
+        Ok(record(
+            "NanToNumBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(keep.where_(g, &Tensor::zeros(&[], g.dtype()))?)]),
+        ))
+    }
+
+    /// `softplus(beta, threshold)`: log(1 + exp(beta x)) / beta, linear above the threshold.
+    pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
+        let bx = self.mul_scalar(f(beta))?;
+        let soft = bx
+            .exp()?
+            .unary(crate::ops::UnaryOp::Log1p)?
+            .div_scalar(f(beta))?;
+        let linear = bx.binary_scalar(BinaryOp::Gt, f(threshold))?;
+        linear.where_(self, &soft)
+    }
+
+    /// `leaky_relu(negative_slope)`.
+    pub fn leaky_relu(&self, slope: f64) -> Result<Tensor> {
+        let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
+        pos.where_(self, &self.mul_scalar(f(slope))?)
+    }
+
+    /// `elu(alpha)`: x for x > 0, alpha * (exp(x) - 1) otherwise.
+    pub fn elu(&self, alpha: f64) -> Result<Tensor> {
+        let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
+        let neg = self
+            .unary(crate::ops::UnaryOp::Expm1)?
+            .mul_scalar(f(alpha))?;
+        pos.where_(self, &neg)
+    }
+
+    /// `hardtanh(min_val, max_val)`.
+    pub fn hardtanh(&self, lo: f64, hi: f64) -> Result<Tensor> {
+        self.clamp(Some(f(lo)), Some(f(hi)))
+    }
+}
+
+fn max_of<T: Element>() -> f64 {
+    match T::DTYPE {
+        DType::F32 => f32::MAX as f64,
+        DType::F16 => 65504.0,
+        DType::BF16 => half::bf16::MAX.to_f64(),
+        _ => f64::MAX,
+    }
+}

@@ -1,0 +1,170 @@
+//! Fused softmax and log_softmax (one pass per row: max, sum of exponentials, write), and
+//! logsumexp; their backwards are written in tensor ops.
+
+use crate::autograd::{is_grad_enabled, record};
+use crate::cpu::math::Float;
+use crate::layout::wrap_dim;
+use crate::ops::reduce::to_rows;
+use crate::{bail, DType, Result, Tensor};
+use rayon::prelude::*;
+
+fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
+    let row = |(xr, yr): (&[F], &mut [F])| {
+        let mut m = F::min_value();
+        for &v in xr {
+            m = m.max_nan(v);
+        }
+        if m.is_inf() && m < F::zero() {
+            // An all -inf row: softmax is NaN (0/0), log_softmax is -inf - (-inf) = NaN as well.
+            m = F::zero();
+        }
+        let mut s = F::zero();
+        for (o, &v) in yr.iter_mut().zip(xr) {
+            let e = (v - m).exp();
+            *o = e;
+            s = s + e;
+        }
+        if log {
+            let ls = s.ln();
+            for (o, &v) in yr.iter_mut().zip(xr) {
+                *o = v - m - ls;
+            }
+        } else {
+            let inv = F::one() / s;
+            for o in yr.iter_mut() {
+                *o = *o * inv;
+            }
+        }
+    };
+    if x.len() >= crate::cpu::parallel::PAR_THRESHOLD && x.len() > inner {
+        x.par_chunks(inner)
+            .zip(y.par_chunks_mut(inner))
+            .for_each(row);
+    } else {
+        x.chunks(inner).zip(y.chunks_mut(inner)).for_each(row);
+    }
+}
+
+/// Runs the fused kernel over `dim` and returns a tensor of `x`'s shape (outside autograd).
+fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
+    let cd = if x.dtype() == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    };
+    if x.ndim() == 0 {
+        let z = if log {
+            Tensor::zeros(&[], x.dtype())
+        } else {
+            Tensor::ones(&[], x.dtype())
+        };
+        return Ok(z);
+    }
+    let rows = to_rows(&x.to_dtype_raw(cd), &[d]);
+    let y = Tensor::zeros(&[rows.outer, rows.inner], cd);
+    if rows.inner > 0 && rows.outer > 0 {
+        if cd == DType::F64 {
+            softmax_rows::<f64>(
+                rows.data.contiguous_slice(),
+                unsafe { y.contiguous_slice_mut() },
+                rows.inner,
+                log,
+            );
+        } else {
+            softmax_rows::<f32>(
+                rows.data.contiguous_slice(),
+                unsafe { y.contiguous_slice_mut() },
+                rows.inner,
+                log,
+            );
+        }
+    }
+    // Rows have `dim` last: restore the original order.
+    let nd = x.ndim();
+    let mut perm: Vec<i64> = (0..nd as i64).filter(|&k| k != d as i64).collect();
+    perm.push(d as i64);
+    let pshape: Vec<i64> = perm.iter().map(|&k| x.shape()[k as usize] as i64).collect();
+    let mut inv = vec![0i64; nd];
+    for (i, &k) in perm.iter().enumerate() {
+        inv[k as usize] = i as i64;
+    }
+    let y = y.reshape(&pshape)?.permute(&inv)?.contiguous_copy();
+    Ok(y.to_dtype_raw(x.dtype()))
+}
+
+impl Tensor {
+    /// `softmax(dim)`; integer inputs compute in the default float type.
+    pub fn softmax(&self, dim: i64) -> Result<Tensor> {
+        self.softmax_impl(dim, false)
+    }
+
+    /// `log_softmax(dim)`.
+    pub fn log_softmax(&self, dim: i64) -> Result<Tensor> {
+        self.softmax_impl(dim, true)
+    }
+
+    fn softmax_impl(&self, dim: i64, log: bool) -> Result<Tensor> {
+        let name = if log { "log_softmax" } else { "softmax" };
+        let d = wrap_dim(name, dim, self.ndim())?;
+        let x = if self.dtype().is_float() {
+            self.clone()
+        } else {
+            self.to_dtype(DType::F32)?
+        };
+        let y = softmax_forward(&x, d, log)?;
+        let bw = if log {
+            "LogSoftmaxBackward0"
+        } else {
+            "SoftmaxBackward0"
+        };
+        Ok(record(bw, y, &[&x], &[&x], true, move |g, s| {
+            let di = d as i64;
+            let y = if is_grad_enabled() {
+                s[0].softmax_impl(di, log)?
+            } else {
+                s[1].clone()
+            };
+            let gx = if log {
+                // g - softmax(x) * sum(g)
+                let p = y.exp()?;
+                g.sub(&p.mul(&g.sum_dims(&[di], true)?)?)?
+            } else {
+                // y * (g - sum(g * y))
+                y.mul(&g.sub(&g.mul(&y)?.sum_dims(&[di], true)?)?)?
+            };
+            Ok(vec![Some(gx)])
+        }))
+    }
+
+    /// `logsumexp(dims, keepdim)`, stable: max + log(sum(exp(x - max))).
+    pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return self.to_dtype(DType::F32)?.logsumexp(dims, keepdim);
+        }
+        if self.numel() == 0 {
+            bail!(
+                Runtime,
+                "logsumexp: cannot reduce an empty tensor of shape {:?}",
+                self.shape()
+            );
+        }
+        let m = self.detach().amax_dims(dims, true, true)?;
+        // Infinite maxima would give inf - inf; shift by zero there instead.
+        let finite = m.unary(crate::ops::UnaryOp::Abs)?.binary_scalar(
+            crate::ops::BinaryOp::Lt,
+            crate::Scalar::Float(f64::INFINITY),
+        )?;
+        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype()))?;
+        let s = self.sub(&m)?.exp()?.sum_dims(dims, true)?.log()?.add(&m)?;
+        if keepdim {
+            Ok(s)
+        } else {
+            let rd = crate::ops::reduce::reduce_dims("logsumexp", dims, self.ndim())?;
+            let mut out = s;
+            for &d in rd.iter().rev() {
+                out = out.squeeze(Some(&[d as i64]))?;
+            }
+            Ok(out)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Statistics and norms composed from reductions: var, std, norm; and sort/topk.
+
+use crate::layout::wrap_dim;
+use crate::ops::reduce::{reduce_dims, to_rows};
+use crate::ops::UnaryOp;
+use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+
+impl Tensor {
+    /// `var(dims, correction, keepdim)`: sum((x - mean)^2) / (N - correction).
+    pub fn var_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "var: std and var only support floating point and complex dtypes (got {})",
+                self.dtype().name()
+            );
+        }
+        let rd = reduce_dims("var", dims, self.ndim())?;
+        let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
+        let mu = self.mean_dims(dims, true)?;
+        let d = self.sub(&mu)?;
+        let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;
+        ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))
+    }
+
+    pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
+        self.var_dims(dims, correction, keepdim)?.sqrt()
+    }
+
+    /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
+    pub fn norm_p(&self, p: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+                self.dtype().name()
+            );
+        }
+        let a = self.unary(UnaryOp::Abs)?;
+        if p == f64::INFINITY {
+            return a.amax_dims(dims, keepdim, true);
+        }
+        if p == f64::NEG_INFINITY {
+            return a.amax_dims(dims, keepdim, false);
+        }
+        if p == 0.0 {
+            return a
+                .binary_scalar(crate::ops::BinaryOp::Ne, Scalar::Float(0.0))?
+                .to_dtype(self.dtype())?
+                .sum_dims(dims, keepdim);
+        }
+        if p == 1.0 {
+            return a.sum_dims(dims, keepdim);
+        }
+        if p == 2.0 {
+            // sqrt(sum(x^2)), with a subgradient of 0 at x = 0 (as PyTorch).
+            let s = self.mul(self)?.sum_dims(dims, keepdim)?;
+            return s.sqrt_safe();
+        }
+        a.pow_scalar(Scalar::Float(p))?
+            .sum_dims(dims, keepdim)?
+            .pow_scalar(Scalar::Float(1.0 / p))
+    }
+
+    /// sqrt whose gradient is 0 (not inf/nan) where the input is 0.
+    fn sqrt_safe(&self) -> Result<Tensor> {
+        let zero = self.binary_scalar(crate::ops::BinaryOp::Eq, Scalar::Float(0.0))?;
+        let safe = zero.where_(&Tensor::ones(&[], self.dtype()), self)?;
+        let r = safe.sqrt()?;
+        zero.where_(&Tensor::zeros(&[], self.dtype()), &r)
+    }
+
+    /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
+    pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+        if self.ndim() == 0 {
+            return Ok((self.clone(), Tensor::zeros(&[], DType::I64)));
+        }
+        let d = wrap_dim("sort", dim, self.ndim())?;
+        let rows = to_rows(&self.detach(), &[d]);
+        let n = rows.inner;
+        let mut idx: Vec<i64> = Vec::with_capacity(rows.outer * n);
+        with_dtype!(self.dtype(), T => {
+            let data = rows.data.contiguous_slice::<T>();
+            for r in 0..rows.outer {
+                let row = &data[r * n..(r + 1) * n];
+                let mut order: Vec<usize> = (0..n).collect();
+                // NaN sorts as the largest value, like PyTorch.
+                order.sort_by(|&a, &b| {
+                    let (x, y) = (row[a], row[b]);
+                    #[allow(clippy::eq_op)]
+                    let (xn, yn) = (x != x, y != y);
+                    let ord = match (xn, yn) {
+                        (true, true) => std::cmp::Ordering::Equal,
+                        (true, false) => std::cmp::Ordering::Greater,
+                        (false, true) => std::cmp::Ordering::Less,
+                        _ => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+                    };
+                    if descending { ord.reverse() } else { ord }
+                });
+                idx.extend(order.iter().map(|&i| i as i64));
+            }
+        });
+        // Indices are computed with `dim` last; move it back and gather the values.
+        let nd = self.ndim();
+        let mut perm: Vec<i64> = (0..nd as i64).filter(|&k| k != d as i64).collect();
+        perm.push(d as i64);
+        let pshape: Vec<usize> = perm.iter().map(|&k| self.shape()[k as usize]).collect();
+        let mut inv = vec![0i64; nd];
+        for (i, &k) in perm.iter().enumerate() {
+            inv[k as usize] = i as i64;
+        }
+        let idx = Tensor::from_vec(idx, &pshape)?
+            .permute(&inv)?
+            .contiguous_copy();
+        let vals = self.gather(d as i64, &idx)?;
+        Ok((vals, idx))
+    }
+
+    /// `topk(k, dim, largest, sorted)` -> (values, indices).
+    pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+        let d = wrap_dim("topk", dim, self.ndim())?;
+        let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };
+        if k > size {
+            bail!(
+                Runtime,
+                "topk: selected index k out of range (k = {k}, size of dim {d} = {size})"
+            );
+        }
+        let (_, idx) = self.sort(d as i64, largest)?;
+        if self.ndim() == 0 {
+            return Ok((self.clone(), idx));
+        }
+        let idx = idx.narrow(d as i64, 0, k as i64)?.contiguous_copy();
+        let vals = self.gather(d as i64, &idx)?;
+        Ok((vals, idx))
+    }
+
+    /// True for dtypes that the element type `T` represents (used by kernels' checks).
+    pub fn dtype_is<T: Element>(&self) -> bool {
+        self.dtype() == T::DTYPE
+    }
+}

@@ -1,0 +1,418 @@
+//! Bindings of softmax-family, statistics, sorting, clamp and other parameterized ops, plus
+//! the in-place fillers (`fill_`, `zero_`, `copy_`).
+
+use crate::convert::{extract_dims, extract_scalar};
+use crate::dtype::extract_dtype;
+use crate::errors::IntoPy;
+use crate::tensor::{maybe_detach, PyTensor};
+use ferrotorch::ops::UnaryOp;
+use ferrotorch::{Scalar, Tensor};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+fn cast_opt(t: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    match dtype {
+        Some(d) if !d.is_none() => t.to_dtype(extract_dtype(d)?).py(),
+        _ => Ok(t.clone()),
+    }
+}
+
+fn bound(ob: Option<&Bound<'_, PyAny>>, like: &Tensor) -> PyResult<Option<Tensor>> {
+    match ob {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => {
+            if let Ok(t) = o.cast::<PyTensor>() {
+                return Ok(Some(t.borrow().t.clone()));
+            }
+            let s = extract_scalar(o)?.ok_or_else(|| {
+                PyTypeError::new_err("clamp(): min and max must be numbers or Tensors")
+            })?;
+            let dt = if like.dtype().is_float() || !matches!(s, Scalar::Float(_)) {
+                like.dtype()
+            } else {
+                crate::tensor::default_dtype()
+            };
+            Ok(Some(Tensor::scalar(s, dt)))
+        }
+    }
+}
+
+fn correction_of(unbiased: Option<bool>, correction: Option<f64>) -> f64 {
+    correction.unwrap_or(if unbiased.unwrap_or(true) { 1.0 } else { 0.0 })
+}
+
+#[pymethods]
+impl PyTensor {
+    #[pyo3(signature = (dim=None, dtype=None, *, _stacklevel=None))]
+    fn softmax(
+        &self,
+        py: Python<'_>,
+        dim: Option<i64>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        _stacklevel: Option<i64>,
+    ) -> PyResult<PyTensor> {
+        let t = cast_opt(&self.t, dtype)?;
+        let d =
+            dim.ok_or_else(|| PyTypeError::new_err("softmax() missing required argument 'dim'"))?;
+        Ok(PyTensor::new(
+            maybe_detach(py, t.numel(), || t.softmax(d)).py()?,
+        ))
+    }
+    #[pyo3(signature = (dim=None, dtype=None, *, _stacklevel=None))]
+    fn log_softmax(
+        &self,
+        py: Python<'_>,
+        dim: Option<i64>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        _stacklevel: Option<i64>,
+    ) -> PyResult<PyTensor> {
+        let t = cast_opt(&self.t, dtype)?;
+        let d = dim
+            .ok_or_else(|| PyTypeError::new_err("log_softmax() missing required argument 'dim'"))?;
+        Ok(PyTensor::new(
+            maybe_detach(py, t.numel(), || t.log_softmax(d)).py()?,
+        ))
+    }
+    #[pyo3(signature = (dim, keepdim=false))]
+    fn logsumexp(&self, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(
+            self.t.logsumexp(&extract_dims(Some(dim))?, keepdim).py()?,
+        ))
+    }
+    #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
+    fn var(
+        &self,
+        dim: Option<&Bound<'_, PyAny>>,
+        unbiased: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+        correction: Option<f64>,
+    ) -> PyResult<PyTensor> {
+        let (dims, unb) = dims_and_unbiased(dim, unbiased)?;
+        Ok(PyTensor::new(
+            self.t
+                .var_dims(&dims, correction_of(unb, correction), keepdim)
+                .py()?,
+        ))
+    }
+    #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
+    fn std(
+        &self,
+        dim: Option<&Bound<'_, PyAny>>,
+        unbiased: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+        correction: Option<f64>,
+    ) -> PyResult<PyTensor> {
+        let (dims, unb) = dims_and_unbiased(dim, unbiased)?;
+        Ok(PyTensor::new(
+            self.t
+                .std_dims(&dims, correction_of(unb, correction), keepdim)
+                .py()?,
+        ))
+    }
+    /// `norm(p='fro', dim=None, keepdim=False)`.
+    #[pyo3(signature = (p=None, dim=None, keepdim=false, dtype=None))]
+    fn norm(
+        &self,
+        p: Option<&Bound<'_, PyAny>>,
+        dim: Option<&Bound<'_, PyAny>>,
+        keepdim: bool,
+        dtype: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let pv = match p {
+            None => 2.0,
+            Some(o) if o.is_none() => 2.0,
+            Some(o) => match o.extract::<String>() {
+                Ok(s) if s == "fro" => 2.0,
+                Ok(s) => {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                        "norm: p='{s}' is not supported (numbers, 'fro')"
+                    )))
+                }
+                Err(_) => o.extract::<f64>()?,
+            },
+        };
+        let t = cast_opt(&self.t, dtype)?;
+        Ok(PyTensor::new(
+            t.norm_p(pv, &extract_dims(dim)?, keepdim).py()?,
+        ))
+    }
+    #[pyo3(name = "_sort", signature = (dim=-1, descending=false))]
+    fn sort_raw(&self, dim: i64, descending: bool) -> PyResult<(PyTensor, PyTensor)> {
+        let (v, i) = self.t.sort(dim, descending).py()?;
+        Ok((PyTensor::new(v), PyTensor::new(i)))
+    }
+    #[pyo3(signature = (dim=-1, descending=false, *, stable=false))]
+    fn argsort(&self, dim: i64, descending: bool, stable: bool) -> PyResult<PyTensor> {
+        let _ = stable;
+        Ok(PyTensor::new(self.t.sort(dim, descending).py()?.1))
+    }
+    #[pyo3(name = "_topk", signature = (k, dim=-1, largest=true))]
+    fn topk_raw(&self, k: usize, dim: i64, largest: bool) -> PyResult<(PyTensor, PyTensor)> {
+        let (v, i) = self.t.topk(k, dim, largest).py()?;
+        Ok((PyTensor::new(v), PyTensor::new(i)))
+    }
+    #[pyo3(name = "_max_dim", signature = (dim, keepdim=false, is_max=true))]
+    fn max_dim_raw(&self, dim: i64, keepdim: bool, is_max: bool) -> PyResult<(PyTensor, PyTensor)> {
+        let (v, i) = self.t.max_dim(dim, keepdim, is_max).py()?;
+        Ok((PyTensor::new(v), PyTensor::new(i)))
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clamp(
+        &self,
+        min: Option<&Bound<'_, PyAny>>,
+        max: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let (lo, hi) = (bound(min, &self.t)?, bound(max, &self.t)?);
+        Ok(PyTensor::new(
+            self.t.clamp_t(lo.as_ref(), hi.as_ref()).py()?,
+        ))
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clip(
+        &self,
+        min: Option<&Bound<'_, PyAny>>,
+        max: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        self.clamp(min, max)
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clamp_<'py>(
+        slf: PyRef<'py, Self>,
+        min: Option<&Bound<'py, PyAny>>,
+        max: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let (lo, hi) = (bound(min, &slf.t)?, bound(max, &slf.t)?);
+        slf.t
+            .apply_inplace("clamp_", &[], |s| s.clamp_t(lo.as_ref(), hi.as_ref()))
+            .py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clip_<'py>(
+        slf: PyRef<'py, Self>,
+        min: Option<&Bound<'py, PyAny>>,
+        max: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        Self::clamp_(slf, min, max)
+    }
+    fn clamp_min(&self, min: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.clamp(Some(min), None)
+    }
+    fn clamp_max(&self, max: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.clamp(None, Some(max))
+    }
+    fn clamp_min_<'py>(
+        slf: PyRef<'py, Self>,
+        min: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        Self::clamp_(slf, Some(min), None)
+    }
+    fn clamp_max_<'py>(
+        slf: PyRef<'py, Self>,
+        max: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        Self::clamp_(slf, None, Some(max))
+    }
+    fn lerp(&self, end: PyRef<'_, PyTensor>, weight: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let w = crate::tensor::operand_tensor(&self.t, weight, "lerp")?;
+        Ok(PyTensor::new(self.t.lerp(&end.t, &w).py()?))
+    }
+    fn lerp_<'py>(
+        slf: PyRef<'py, Self>,
+        end: PyRef<'py, PyTensor>,
+        weight: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let w = crate::tensor::operand_tensor(&slf.t, weight, "lerp_")?;
+        let e = end.t.clone();
+        slf.t
+            .apply_inplace("lerp_", &[&e, &w], |s| s.lerp(&e, &w))
+            .py()?;
+        Ok(slf)
+    }
+    fn isnan(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.isnan().py()?))
+    }
+    fn isinf(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.isinf().py()?))
+    }
+    fn isfinite(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.isfinite().py()?))
+    }
+    fn isposinf(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.isposinf().py()?))
+    }
+    fn isneginf(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.isneginf().py()?))
+    }
+    #[pyo3(signature = (nan=0.0, posinf=None, neginf=None))]
+    fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.nan_to_num(nan, posinf, neginf).py()?))
+    }
+    #[pyo3(signature = (nan=0.0, posinf=None, neginf=None))]
+    fn nan_to_num_<'py>(
+        slf: PyRef<'py, Self>,
+        nan: f64,
+        posinf: Option<f64>,
+        neginf: Option<f64>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        slf.t
+            .apply_inplace("nan_to_num_", &[], |s| s.nan_to_num(nan, posinf, neginf))
+            .py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (approximate="none"))]
+    fn gelu(&self, approximate: &str) -> PyResult<PyTensor> {
+        let op = match approximate {
+            "none" => UnaryOp::Gelu,
+            "tanh" => UnaryOp::GeluTanh,
+            a => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "gelu: approximate argument must be either none or tanh (got '{a}')"
+                )))
+            }
+        };
+        Ok(PyTensor::new(self.t.unary(op).py()?))
+    }
+    #[pyo3(signature = (decimals=0))]
+    fn round(&self, decimals: i64) -> PyResult<PyTensor> {
+        if decimals == 0 {
+            return Ok(PyTensor::new(self.t.unary(UnaryOp::Round).py()?));
+        }
+        let scale = 10f64.powi(decimals as i32);
+        let r = self
+            .t
+            .mul_scalar(Scalar::Float(scale))
+            .and_then(|t| t.unary(UnaryOp::Round))
+            .and_then(|t| t.div_scalar(Scalar::Float(scale)));
+        Ok(PyTensor::new(r.py()?))
+    }
+    #[pyo3(signature = (decimals=0))]
+    fn round_<'py>(slf: PyRef<'py, Self>, decimals: i64) -> PyResult<PyRef<'py, Self>> {
+        let r = slf.round(decimals)?;
+        slf.t
+            .apply_inplace("round_", &[], |_| Ok(r.t.clone()))
+            .py()?;
+        Ok(slf)
+    }
+    fn square(&self) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.mul(&self.t).py()?))
+    }
+    fn fmod(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        // C-style remainder: sign of the dividend.
+        let b = crate::tensor::operand_tensor(&self.t, other, "fmod")?;
+        let q = self
+            .t
+            .binary(ferrotorch::ops::BinaryOp::Div, &b)
+            .py()?
+            .unary(UnaryOp::Trunc)
+            .py()?;
+        let r = self.t.sub(&q.mul(&b).py()?).py()?;
+        let dt = ferrotorch::dtype::promote_types(self.t.dtype(), b.dtype());
+        Ok(PyTensor::new(r.to_dtype(dt).py()?))
+    }
+    fn logaddexp(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        let st = Tensor::stack(
+            &[self.t.clone(), other.t.broadcast_to(self.t.shape()).py()?],
+            0,
+        )
+        .py()?;
+        Ok(PyTensor::new(st.logsumexp(&[0], false).py()?))
+    }
+    #[pyo3(signature = (dim=None))]
+    fn count_nonzero(&self, dim: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+        let nz = self
+            .t
+            .binary_scalar(ferrotorch::ops::BinaryOp::Ne, Scalar::Int(0))
+            .py()?;
+        Ok(PyTensor::new(nz.sum_dims(&extract_dims(dim)?, false).py()?))
+    }
+    fn fill_<'py>(slf: PyRef<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
+        let v = if let Ok(t) = value.cast::<PyTensor>() {
+            t.borrow().t.clone()
+        } else {
+            Tensor::scalar(
+                extract_scalar(value)?
+                    .ok_or_else(|| PyTypeError::new_err("fill_(): value must be a number"))?,
+                slf.t.dtype(),
+            )
+        };
+        let shape = slf.t.shape().to_vec();
+        slf.t
+            .apply_inplace("fill_", &[&v], |_| {
+                v.to_dtype(slf.t.dtype())?.broadcast_to(&shape)
+            })
+            .py()?;
+        Ok(slf)
+    }
+    fn zero_(slf: PyRef<'_, Self>) -> PyResult<PyRef<'_, Self>> {
+        let z = Tensor::zeros(slf.t.shape(), slf.t.dtype());
+        slf.t.apply_inplace("zero_", &[], |_| Ok(z.clone())).py()?;
+        Ok(slf)
+    }
+    /// `copy_(src)`: broadcast and cast `src` into this tensor; gradients flow to `src`.
+    #[pyo3(signature = (src, non_blocking=false))]
+    fn copy_<'py>(
+        slf: PyRef<'py, Self>,
+        src: PyRef<'py, PyTensor>,
+        non_blocking: bool,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let _ = non_blocking;
+        let s = src.t.clone();
+        let shape = slf.t.shape().to_vec();
+        let dt = slf.t.dtype();
+        slf.t
+            .apply_inplace("copy_", &[&s], |_| s.to_dtype(dt)?.broadcast_to(&shape))
+            .py()?;
+        Ok(slf)
+    }
+}
+
+fn dims_and_unbiased(
+    dim: Option<&Bound<'_, PyAny>>,
+    unbiased: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<i64>, Option<bool>)> {
+    // `t.var(False)` passes `unbiased` positionally in PyTorch's legacy overload.
+    if let Some(d) = dim {
+        if d.is_instance_of::<pyo3::types::PyBool>() {
+            return Ok((vec![], Some(d.extract()?)));
+        }
+    }
+    let unb = match unbiased {
+        Some(u) if !u.is_none() => Some(u.extract::<bool>()?),
+        _ => None,
+    };
+    Ok((extract_dims(dim)?, unb))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, beta=1.0, threshold=20.0))]
+pub fn _softplus(input: PyRef<'_, PyTensor>, beta: f64, threshold: f64) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(input.t.softplus(beta, threshold).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, negative_slope=0.01))]
+pub fn _leaky_relu(input: PyRef<'_, PyTensor>, negative_slope: f64) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(input.t.leaky_relu(negative_slope).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, alpha=1.0))]
+pub fn _elu(input: PyRef<'_, PyTensor>, alpha: f64) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(input.t.elu(alpha).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, min_val=-1.0, max_val=1.0))]
+pub fn _hardtanh(input: PyRef<'_, PyTensor>, min_val: f64, max_val: f64) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(input.t.hardtanh(min_val, max_val).py()?))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_softplus, m)?)?;
+    m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
+    m.add_function(wrap_pyfunction!(_elu, m)?)?;
+    m.add_function(wrap_pyfunction!(_hardtanh, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,105 @@
+"""float64 gradcheck for every differentiable op of the table, and gradgradcheck for a
+representative set (the same table drives both)."""
+
+import numpy as np
+import pytest
+from op_table import BINARY, REDUCTIONS, UNARY
+
+import ferrotorch as torch
+
+
+def inputs(op, n, shape=(2, 3), seed=0):
+    rng = np.random.default_rng(seed)
+    lo, hi = op.domain
+    return tuple(torch.tensor(rng.uniform(lo, hi, shape).tolist(), dtype=torch.float64, requires_grad=True) for _ in range(n))
+
+
+@pytest.mark.parametrize("op", [o for o in UNARY if o.grad], ids=[o.name for o in UNARY if o.grad])
+def test_unary_gradcheck(op):
+    assert torch.autograd.gradcheck(op.fn, inputs(op, 1))
+
+
+@pytest.mark.parametrize("op", [o for o in BINARY if o.grad], ids=[o.name for o in BINARY if o.grad])
+def test_binary_gradcheck(op):
+    a, b = inputs(op, 2)
+    assert torch.autograd.gradcheck(op.fn, (a, b))
+    # Broadcasting: gradients must be summed back to the smaller operand.
+    (c,) = inputs(op, 1, shape=(1, 3), seed=1)
+    assert torch.autograd.gradcheck(op.fn, (a, c))
+
+
+@pytest.mark.parametrize("op", [o for o in REDUCTIONS if o.grad], ids=[o.name for o in REDUCTIONS if o.grad])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (1, False), (0, True)])
+def test_reduction_gradcheck(op, dim, keepdim):
+    (x,) = inputs(op, 1, shape=(2, 3))
+    if op.name == "logsumexp" and dim is None:
+        dim = (0, 1)
+    assert torch.autograd.gradcheck(lambda t: op.fn(t, dim, keepdim), (x,))
+
+
+def test_max_min_sort_topk_gradcheck():
+    x = torch.tensor([[0.3, -1.2, 2.5], [1.1, 0.7, -0.4]], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda t: t.max(1).values, (x,))
+    assert torch.autograd.gradcheck(lambda t: t.min(0).values, (x,))
+    assert torch.autograd.gradcheck(lambda t: t.max(), (x,))
+    assert torch.autograd.gradcheck(lambda t: t.sort(1).values, (x,))
+    assert torch.autograd.gradcheck(lambda t: t.topk(2, 1).values, (x,))
+
+
+def test_view_ops_gradcheck():
+    x = torch.tensor(np.arange(24.0).reshape(2, 3, 4).tolist(), dtype=torch.float64, requires_grad=True)
+    for f in [
+        lambda t: t.permute(2, 0, 1),
+        lambda t: t.transpose(0, 2).reshape(4, 6),
+        lambda t: t.narrow(2, 1, 2),
+        lambda t: t.select(1, 2),
+        lambda t: t.unsqueeze(1).expand(2, 5, 3, 4),
+        lambda t: t.diagonal(0, 1, 2),
+        lambda t: t.flatten(1),
+        lambda t: t.unflatten(2, (2, 2)),
+        lambda t: t.split([1, 3], 2)[1],
+        lambda t: t.chunk(2, 2)[0],
+        lambda t: t.flip(0, 2),
+        lambda t: t.t() if t.ndim == 2 else t.mT,
+        lambda t: t.contiguous().view(6, 4),
+    ]:
+        assert torch.autograd.gradcheck(f, (x,))
+
+
+def test_matmul_family_gradcheck():
+    rng = np.random.default_rng(3)
+    t = lambda *s: torch.tensor(rng.standard_normal(s).tolist(), dtype=torch.float64, requires_grad=True)  # noqa: E731
+    assert torch.autograd.gradcheck(torch.matmul, (t(2, 3), t(3, 4)))
+    assert torch.autograd.gradcheck(torch.matmul, (t(2, 1, 2, 3), t(3, 3, 2)))
+    assert torch.autograd.gradcheck(torch.matmul, (t(3), t(3, 2)))
+    assert torch.autograd.gradcheck(torch.matmul, (t(2, 3), t(3)))
+    assert torch.autograd.gradcheck(torch.dot, (t(4), t(4)))
+    assert torch.autograd.gradcheck(torch.outer, (t(2), t(3)))
+    assert torch.autograd.gradcheck(torch.bmm, (t(2, 2, 3), t(2, 3, 2)))
+    assert torch.autograd.gradcheck(lambda a, b: a.t() @ b, (t(3, 2), t(3, 2)))
+
+
+GRADGRAD = ["add", "sub", "mul", "div", "pow", "exp", "log", "tanh", "sigmoid", "softmax", "log_softmax"]
+
+
+@pytest.mark.parametrize("name", GRADGRAD)
+def test_gradgradcheck(name):
+    op = next(o for o in UNARY + BINARY if o.name == name)
+    assert torch.autograd.gradgradcheck(op.fn, inputs(op, op.arity))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean"])
+def test_gradgradcheck_reductions(name):
+    op = next(o for o in REDUCTIONS if o.name == name)
+    (x,) = inputs(op, 1)
+    assert torch.autograd.gradgradcheck(lambda t: op.fn(t, 1, False) * op.fn(t, None, False), (x,))
+
+
+def test_gradgradcheck_matmul_gather_indexing():
+    rng = np.random.default_rng(4)
+    a = torch.tensor(rng.standard_normal((2, 3)).tolist(), dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(rng.standard_normal((3, 2)).tolist(), dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradgradcheck(lambda x, y: (x @ y) ** 2, (a, b))
+    idx = torch.tensor([[0, 2], [1, 1]])
+    assert torch.autograd.gradgradcheck(lambda x: x.gather(1, idx) ** 2, (a,))
+    assert torch.autograd.gradgradcheck(lambda x: x[:, [0, 2]] * x[1, [1, 2]], (a,))
