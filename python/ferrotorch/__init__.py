@@ -83,7 +83,9 @@ from ._core import (  # noqa: E402  # noqa: E402
 )
 
 default_generator = _core._default_generator()
-from ._core import cat, stack  # noqa: E402
+from ._core import as_tensor, cat, from_dlpack, from_numpy, stack  # noqa: E402
+
+asarray = as_tensor
 from ._index_ops import (  # noqa: E402
     atleast_1d,
     atleast_2d,

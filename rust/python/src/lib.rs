@@ -4,6 +4,7 @@ mod autograd;
 mod convert;
 mod creation;
 mod device;
+mod dlpack;
 mod dtype;
 mod errors;
 mod functions_misc;
@@ -40,5 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     methods_index::register(m)?;
     methods_ops_extra::register(m)?;
+    interop::register(m)?;
+    dlpack::register(m)?;
     Ok(())
 }
