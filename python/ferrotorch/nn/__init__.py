@@ -1,0 +1,7 @@
+"""``ferrotorch.nn``: modules, parameters, functional ops and initializers."""
+
+from . import functional, init, utils
+from .modules import *  # noqa: F403
+from .modules import Module
+from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .parameter import Buffer, Parameter

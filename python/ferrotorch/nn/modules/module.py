@@ -1,0 +1,485 @@
+"""``nn.Module``: the base class of layers, with automatic registration of parameters,
+buffers and submodules, state_dict, hooks, train/eval and a PyTorch-style repr."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
+
+from ... import _core
+from ..._grad_mode import no_grad
+from ...utils.hooks import RemovableHandle
+from ..parameter import Buffer, Parameter
+
+Tensor = _core.Tensor
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(s: str, n: int) -> str:
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
+
+
+class Module:
+    """Base class for all neural network modules.
+
+    >>> import ferrotorch as torch
+    >>> class Net(torch.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = torch.nn.Linear(2, 1)
+    ...     def forward(self, x):
+    ...         return self.fc(x)
+    >>> [n for n, _ in Net().named_parameters()]
+    ['fc.weight', 'fc.bias']
+    """
+
+    training: bool
+    _version: int = 1
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+
+    forward: Callable[..., Any]
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # ---- registration ----
+
+    def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
+        """Adds a parameter (or None, a placeholder) under ``name``."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
+        if "." in name or name == "":
+            raise KeyError(f'parameter name can\'t contain "." or be empty (got "{name}")')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' (torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
+        """Adds a buffer (state that is not a parameter); non-persistent buffers are left out of
+        the state_dict."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if "." in name or name == "":
+            raise KeyError(f'buffer name can\'t contain "." or be empty (got "{name}")')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Optional["Module"]) -> None:
+        """Adds a child module under ``name``."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        if "." in name or name == "":
+            raise KeyError(f'module name can\'t contain "." or be empty (got "{name}")')
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            for store in (d.get("_buffers"), d.get("_modules")):
+                if store is not None:
+                    store.pop(name, None)
+            d.pop(name, None)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' (torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if d.get("_modules") is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            for store in (params, d.get("_buffers")):
+                if store is not None:
+                    store.pop(name, None)
+            d.pop(name, None)
+            self._modules[name] = value
+        elif d.get("_modules") is not None and name in d["_modules"]:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' (torch.nn.Module or None expected)")
+            self._modules[name] = value
+        elif isinstance(value, Buffer):
+            self.register_buffer(name, value, getattr(value, "persistent", True))
+        elif d.get("_buffers") is not None and name in d["_buffers"]:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            s = d.get(store)
+            if s is not None and name in s:
+                return s[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for store in (self._parameters, self._buffers, self._modules):
+            if name in store:
+                del store[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(list(object.__dir__(self)) + list(self._parameters) + list(self._buffers) + list(self._modules)))
+
+    # ---- traversal ----
+
+    def named_modules(self, memo: Optional[Set["Module"]] = None, prefix: str = "", remove_duplicate: bool = True) -> Iterator[Tuple[str, "Module"]]:
+        if memo is None:
+            memo = set()
+        if self in memo and remove_duplicate:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, m in self._modules.items():
+            if m is None:
+                continue
+            yield from m.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def modules(self) -> Iterator["Module"]:
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[Tuple[str, "Module"]]:
+        seen = set()
+        for name, m in self._modules.items():
+            if m is not None and m not in seen:
+                seen.add(m)
+                yield name, m
+
+    def children(self) -> Iterator["Module"]:
+        for _, m in self.named_children():
+            yield m
+
+    def _named_members(self, getter: Callable, prefix: str, recurse: bool, remove_duplicate: bool) -> Iterator[Tuple[str, Any]]:
+        seen: Set[int] = set()
+        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for mprefix, m in mods:
+            for k, v in getter(m):
+                if v is None or (remove_duplicate and id(v) in seen):
+                    continue
+                if remove_duplicate:
+                    seen.add(id(v))
+                yield mprefix + ("." if mprefix else "") + k, v
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator[Tuple[str, Parameter]]:
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator[Tuple[str, Tensor]]:
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def get_submodule(self, target: str) -> "Module":
+        if target == "":
+            return self
+        mod: Module = self
+        for item in target.split("."):
+            if item not in mod._modules:
+                raise AttributeError(f"{type(mod).__name__} has no attribute `{item}`")
+            mod = mod._modules[item]
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        mod_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(mod_path)
+        if name not in mod._parameters:
+            raise AttributeError(f"{type(mod).__name__} has no parameter `{name}`")
+        return mod._parameters[name]
+
+    # ---- state ----
+
+    def state_dict(self, *args: Any, destination: Optional[Dict[str, Any]] = None, prefix: str = "", keep_vars: bool = False) -> Dict[str, Any]:
+        """Parameters and persistent buffers by dotted name (detached unless ``keep_vars``)."""
+        if destination is None:
+            destination = OrderedDict()
+        for name, p in self._parameters.items():
+            if p is not None:
+                destination[prefix + name] = p if keep_vars else p.detach()
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = b if keep_vars else b.detach()
+        for name, m in self._modules.items():
+            if m is not None:
+                m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
+        """Copies values into parameters and buffers; reports missing and unexpected keys."""
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors: List[str] = []
+        for k, target in own.items():
+            if k not in state_dict:
+                continue
+            v = state_dict[k]
+            if not isinstance(v, Tensor):
+                errors.append(f'While copying the parameter named "{k}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
+                continue
+            if tuple(v.shape) != tuple(target.shape):
+                errors.append(f"size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {target.shape}.")
+                continue
+            if assign:
+                mod_path, _, name = k.rpartition(".")
+                mod = self.get_submodule(mod_path)
+                if name in mod._parameters:
+                    mod._parameters[name] = Parameter(v, target.requires_grad)
+                else:
+                    mod._buffers[name] = v
+            else:
+                with no_grad():
+                    target.copy_(v)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ---- modes and conversion ----
+
+    def train(self, mode: bool = True) -> "Module":
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for m in self.children():
+            m.train(mode)
+        return self
+
+    def eval(self) -> "Module":
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.detach_()
+                    p.grad.zero_()
+
+    def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def _apply(self, fn: Callable[[Tensor], Tensor], params_too: bool = True) -> "Module":
+        for m in self.children():
+            m._apply(fn, params_too)
+        if params_too:
+            for k, p in self._parameters.items():
+                if p is None:
+                    continue
+                with no_grad():
+                    new = fn(p)
+                if new is not p:
+                    np_ = Parameter(new, p.requires_grad)
+                    if p.grad is not None:
+                        np_.grad = fn(p.grad)
+                    self._parameters[k] = np_
+        for k, b in self._buffers.items():
+            if b is not None:
+                self._buffers[k] = fn(b)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> "Module":
+        """Converts floating point parameters and buffers to a dtype (devices: CPU only)."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _core.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif a is not None:
+                _core.zeros(1).to(a)  # raises for unavailable devices
+        if "device" in kwargs and kwargs["device"] is not None:
+            _core.zeros(1).to(kwargs["device"])
+        if dtype is None:
+            return self
+        if not dtype.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self) -> "Module":
+        return self.to(_core.float32)
+
+    def double(self) -> "Module":
+        return self.to(_core.float64)
+
+    def half(self) -> "Module":
+        return self.to(_core.float16)
+
+    def bfloat16(self) -> "Module":
+        return self.to(_core.bfloat16)
+
+    def cpu(self) -> "Module":
+        return self
+
+    def cuda(self, device: Any = None) -> "Module":
+        _core.zeros(1).cuda()
+        return self
+
+    def type(self, dst_type: Any) -> "Module":
+        return self.to(dst_type)
+
+    def share_memory(self) -> "Module":
+        return self
+
+    # ---- hooks and calling ----
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
+        h = RemovableHandle(self._forward_pre_hooks)
+        self._forward_pre_hooks[h.id] = (hook, with_kwargs)
+        if prepend:
+            self._forward_pre_hooks.move_to_end(h.id, last=False)
+        return h
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+        h = RemovableHandle(self._forward_hooks)
+        self._forward_hooks[h.id] = (hook, with_kwargs)
+        if prepend:
+            self._forward_hooks.move_to_end(h.id, last=False)
+        return h
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to
+        the module's tensor inputs have been computed."""
+        h = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[h.id] = hook
+        return h
+
+    register_backward_hook = register_full_backward_hook
+
+    def _wrap_backward_hooks(self, args: Tuple[Any, ...], result: Any) -> Any:
+        """Calls the backward hooks with (grad_input, grad_output) once the gradient of the
+        first tensor input arrives (or with grad_input None when no input needs one)."""
+        outs = result if isinstance(result, tuple) else (result,)
+        t_outs = [o for o in outs if isinstance(o, Tensor) and o.requires_grad]
+        t_ins = [a for a in args if isinstance(a, Tensor) and a.requires_grad]
+        if not t_outs:
+            return result
+        hooks = list(self._backward_hooks.values())
+        grad_out: Dict[int, Any] = {}
+
+        def keep_output_grad(i: int) -> Callable[[Tensor], None]:
+            def f(g: Tensor) -> None:
+                grad_out[i] = g
+
+            return f
+
+        for i, o in enumerate(t_outs):
+            o.register_hook(keep_output_grad(i))
+
+        def call_hooks(grad_input: Tuple[Any, ...]) -> Tuple[Any, ...]:
+            go = tuple(grad_out.get(i) for i in range(len(t_outs)))
+            for hk in hooks:
+                r = hk(self, grad_input, go)
+                if r is not None:
+                    grad_input = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+            return grad_input
+
+        if t_ins:
+            first = t_ins[0]
+            first.register_hook(lambda g: call_hooks((g,))[0])
+        else:
+            t_outs[-1].register_hook(lambda g: (grad_out.__setitem__(len(t_outs) - 1, g), call_hooks((None,)))[1] and None)
+        return result
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for hook, with_kwargs in list(self._forward_pre_hooks.values()):
+            if with_kwargs:
+                r = hook(self, args, kwargs)
+                if r is not None:
+                    args, kwargs = r
+            else:
+                r = hook(self, args)
+                if r is not None:
+                    args = r if isinstance(r, tuple) else (r,)
+        result = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list(self._forward_hooks.values()):
+            r = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
+            if r is not None:
+                result = r
+        if self._backward_hooks:
+            result = self._wrap_backward_hooks(args, result)
+        return result
+
+    # ---- repr ----
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        for key, m in self._modules.items():
+            mod_str = _addindent(repr(m), 2)
+            lines.append("(" + key + "): " + mod_str)
+        main = type(self).__name__ + "("
+        if lines:
+            if len(lines) == 1 and not self._modules:
+                main += lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
