@@ -7,5 +7,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip >/dev/null
-python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors
+python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors scikit-learn tqdm matplotlib
 maturin develop --release -q

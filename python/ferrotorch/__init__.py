@@ -176,6 +176,6 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, cuda, nn, utils  # noqa: E402
+from . import autograd, cuda, nn, optim, utils  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
