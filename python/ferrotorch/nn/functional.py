@@ -7,6 +7,8 @@ from typing import Any, Optional
 from .. import _core
 from .. import _nn_kernels as _K
 from .._index_ops import pad as _pad
+from .modules.normalization import rms_norm as rms_norm
+from .modules.transformer import scaled_dot_product_attention as scaled_dot_product_attention
 
 Tensor = _core.Tensor
 

@@ -31,8 +31,9 @@ class SGD(Optimizer):
         hyper = dict(lr=float(group["lr"]), momentum=float(mu), dampening=float(group["dampening"]), weight_decay=float(group["weight_decay"]), nesterov=bool(group["nesterov"]), maximize=bool(group["maximize"]))
         if _fusable(params):
             # Parameters whose momentum buffer exists and those starting now run as two calls.
+            starting = [mu != 0 and "momentum_buffer" not in self.state[p] for p in params]
             for first in (True, False):
-                ps = [p for p in params if (mu != 0 and ("momentum_buffer" not in self.state[p])) == first]
+                ps = [p for p, s in zip(params, starting) if s == first]
                 if not ps:
                     continue
                 states = []
