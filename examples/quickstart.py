@@ -12,9 +12,7 @@ def main() -> None:
     w = torch.zeros(3, requires_grad=True)
     lr = 0.5
     for step in range(301):
-        pred = w[0] * x**2 + w[1] * x + w[2] if hasattr(torch.Tensor, "__getitem__") else None
-        if pred is None:
-            pred = w.select(0, 0) * x**2 + w.select(0, 1) * x + w.select(0, 2)
+        pred = w[0] * x**2 + w[1] * x + w[2]
         loss = ((pred - y) ** 2).mean()
         loss.backward()
         with torch.no_grad():

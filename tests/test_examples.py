@@ -1,0 +1,39 @@
+"""The examples run end to end: the digits CNN reaches its accuracy, checkpoints load back,
+and the Rust example reproduces the Python model's accuracy from the saved files."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_digits_example_reaches_97_percent(tmp_path):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("tqdm")
+    pytest.importorskip("matplotlib")
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train_digits.py"), "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    acc = float(re.search(r"final test accuracy ([\d.]+)%", out.stdout).group(1))
+    assert acc >= 97.0, out.stdout
+    for name in ("digits_cnn.safetensors", "digits_test.safetensors", "digits_curves.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    import ferrotorch as torch
+
+    sd = torch.load(tmp_path / "digits_cnn.safetensors")
+    assert list(sd) == ["conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    cargo = subprocess.run(["cargo", "run", "--release", "-q", "-p", "ferrotorch", "--example", "digits_inference", "--", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    if cargo.returncode != 0 and "cargo" in cargo.stderr and "not found" in cargo.stderr:
+        pytest.skip("cargo is not available")
+    assert cargo.returncode == 0, cargo.stderr
+    rust_acc = float(re.search(r"accuracy ([\d.]+)%", cargo.stdout).group(1))
+    assert abs(rust_acc - acc) < 0.01
+
+
+def test_quickstart_example_fits_coefficients():
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "quickstart.py")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "[3.0, -2.0, 1.0]" in out.stdout
