@@ -54,6 +54,7 @@ from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_extras import broadcast_tensors, finfo, iinfo
 from ._tensor_extras import install as _install_tensor_extras
+from ._tensor_str import set_printoptions
 from ._tensor_str import tensor_repr as _tensor_repr
 from .serialization import load, save
 

@@ -1,42 +1,135 @@
-"""``repr`` of tensors, printed as PyTorch prints them."""
+"""``repr`` of tensors, printed as PyTorch prints them (precision 4, summarization above
+1000 elements with 3 edge items, lines wrapped at 80 columns, sci mode for wide ranges)."""
 
 from __future__ import annotations
 
-from typing import Any, List
+import math
+from typing import Any, List, Optional
 
 
-def _fmt_float(v: float, ints_only: bool) -> str:
-    if v != v:
-        return "nan"
-    if v in (float("inf"), float("-inf")):
+class _PrintOptions:
+    precision = 4
+    threshold = 1000
+    edgeitems = 3
+    linewidth = 80
+    sci_mode: Optional[bool] = None
+
+
+PRINT_OPTS = _PrintOptions()
+
+
+def set_printoptions(precision: Optional[int] = None, threshold: Optional[float] = None, edgeitems: Optional[int] = None, linewidth: Optional[int] = None, profile: Optional[str] = None, sci_mode: Optional[bool] = None) -> None:
+    """Sets how tensors print (same options and profiles as PyTorch)."""
+    if profile == "default":
+        PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 4, 1000, 3, 80
+    elif profile == "short":
+        PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 2, 1000, 2, 80
+    elif profile == "full":
+        PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 4, math.inf, 3, 80
+    if precision is not None:
+        PRINT_OPTS.precision = precision
+    if threshold is not None:
+        PRINT_OPTS.threshold = threshold
+    if edgeitems is not None:
+        PRINT_OPTS.edgeitems = edgeitems
+    if linewidth is not None:
+        PRINT_OPTS.linewidth = linewidth
+    PRINT_OPTS.sci_mode = sci_mode
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, float) and math.isfinite(v)
+
+
+class _Formatter:
+    """Chooses integer, fixed or scientific notation from the values shown, like PyTorch."""
+
+    def __init__(self, values: List[Any], is_float: bool) -> None:
+        self.is_float = is_float
+        self.int_mode = True
+        self.sci_mode = False
+        p = PRINT_OPTS.precision
+        if not is_float:
+            self.width = max((len(str(v)) for v in values), default=1)
+            return
+        finite = [v for v in values if _finite(v)]
+        nonzero = [abs(v) for v in finite if v != 0]
+        if not finite:
+            self.width = max((len(self._special(v)) for v in values), default=1)
+            return
+        # Widths come from the non-zero finite values, as in PyTorch (so -0. is not padded).
+        shown = [v for v in finite if v != 0] or finite[:0]
+        self.int_mode = all(v == math.floor(v) for v in finite)
+        hi, lo = (max(nonzero), min(nonzero)) if nonzero else (0.0, 0.0)
+        wide = bool(nonzero) and (hi / lo > 1000.0 or hi > 1e8)
+        if self.int_mode:
+            if wide:
+                self.sci_mode = True
+                self.width = max((len(f"{v:.{p}e}") for v in shown), default=1)
+            else:
+                self.width = max((len(f"{v:.0f}.") for v in shown), default=1)
+        else:
+            if wide or (bool(nonzero) and lo < 1e-4):
+                self.sci_mode = True
+                self.width = max((len(f"{v:.{p}e}") for v in shown), default=1)
+            else:
+                self.width = max((len(f"{v:.{p}f}") for v in shown), default=1)
+        if PRINT_OPTS.sci_mode is not None:
+            if PRINT_OPTS.sci_mode and not self.sci_mode:
+                self.sci_mode = True
+                self.width = max(len(f"{v:.{p}e}") for v in finite)
+            elif not PRINT_OPTS.sci_mode and self.sci_mode:
+                self.sci_mode = False
+                self.width = max(len(f"{v:.{p}f}") for v in finite)
+
+    @staticmethod
+    def _special(v: float) -> str:
+        if math.isnan(v):
+            return "nan"
         return "inf" if v > 0 else "-inf"
-    if ints_only:
-        return f"{v:.0f}."
-    return f"{v:.4f}"
+
+    def format(self, v: Any) -> str:
+        if not self.is_float:
+            return str(v).rjust(self.width)
+        if not _finite(v):
+            return self._special(v).rjust(self.width)
+        p = PRINT_OPTS.precision
+        if self.sci_mode:
+            s = f"{v:.{p}e}"
+        elif self.int_mode:
+            s = f"{v:.0f}."
+        else:
+            s = f"{v:.{p}f}"
+        return s.rjust(self.width)
 
 
-def _format_values(flat: List[Any], is_float: bool) -> List[str]:
-    if not is_float:
-        return [str(v) if not isinstance(v, bool) else str(v) for v in flat]
-    finite = [v for v in flat if v == v and abs(v) != float("inf")]
-    ints_only = all(float(v).is_integer() for v in finite)
-    big = max((abs(v) for v in finite), default=0.0)
-    small = min((abs(v) for v in finite if v != 0), default=1.0)
-    if finite and not ints_only and (big >= 1e8 or small < 1e-4 or (big / max(small, 1e-300)) > 1e3 and big > 1e3):
-        return [f"{v:.4e}" for v in flat]
-    if finite and ints_only and big >= 1e8:
-        return [f"{v:.4e}" for v in flat]
-    return [_fmt_float(float(v), ints_only) for v in flat]
-
-
-def _nest(strs: List[str], shape: List[int], indent: int) -> str:
+def _summarized_values(data: Any, shape: List[int], summarize: bool) -> List[Any]:
+    """The values that will be printed (edge items only when summarizing)."""
     if not shape:
-        return strs[0]
+        return [data]
+    e = PRINT_OPTS.edgeitems
+    items = data if not summarize or shape[0] <= 2 * e else data[:e] + data[-e:]
+    out: List[Any] = []
+    for it in items:
+        out.extend(_summarized_values(it, shape[1:], summarize))
+    return out
+
+
+def _fmt(data: Any, shape: List[int], f: _Formatter, indent: int, summarize: bool) -> str:
+    e = PRINT_OPTS.edgeitems
     if len(shape) == 1:
-        return "[" + ", ".join(strs) + "]"
-    step = len(strs) // shape[0] if shape[0] else 0
-    parts = [_nest(strs[i * step : (i + 1) * step], shape[1:], indent + 1) for i in range(shape[0])]
+        if summarize and shape[0] > 2 * e:
+            elems = [f.format(v) for v in data[:e]] + [" ..."] + [f.format(v) for v in data[-e:]]
+        else:
+            elems = [f.format(v) for v in data]
+        per_line = max(1, int(math.floor((PRINT_OPTS.linewidth - indent) / (f.width + 2))))
+        lines = [", ".join(elems[i : i + per_line]) for i in range(0, len(elems), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     sep = "," + "\n" * (len(shape) - 1) + " " * (indent + 1)
+    if summarize and shape[0] > 2 * e:
+        parts = [_fmt(d, shape[1:], f, indent + 1, summarize) for d in data[:e]] + ["..."] + [_fmt(d, shape[1:], f, indent + 1, summarize) for d in data[-e:]]
+    else:
+        parts = [_fmt(d, shape[1:], f, indent + 1, summarize) for d in data]
     return "[" + sep.join(parts) + "]"
 
 
@@ -45,17 +138,20 @@ def tensor_repr(t: Any) -> str:
     import ferrotorch as torch
 
     shape = list(t.shape)
-    flat = t.detach().reshape(-1).tolist() if t.numel() else []
-    strs = _format_values(flat, t.dtype.is_floating_point)
-    width = max((len(s) for s in strs), default=0)
-    strs = [s.rjust(width) for s in strs]
+    prefix = "tensor("
+    suffix = []
     if t.numel() == 0:
         body = "[]"
+        if len(shape) != 1:
+            suffix.append(f"size={tuple(shape)}")
     else:
-        body = _nest(strs, shape, len("tensor("))
-    suffix = []
-    if t.numel() == 0 and len(shape) != 1:
-        suffix.append(f"size={tuple(shape)}")
+        data = t.detach()
+        if data.dtype in (torch.float16, torch.bfloat16):
+            data = data.float()
+        values = data.tolist()
+        summarize = t.numel() > PRINT_OPTS.threshold
+        f = _Formatter(_summarized_values(values, shape, summarize), t.dtype.is_floating_point)
+        body = f.format(values) if not shape else _fmt(values, shape, f, len(prefix), summarize)
     default_float = torch.get_default_dtype()
     if t.dtype not in (default_float, torch.int64, torch.bool) or (t.numel() == 0 and t.dtype != default_float):
         suffix.append(f"dtype={t.dtype}")
@@ -63,4 +159,4 @@ def tensor_repr(t: Any) -> str:
         suffix.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
         suffix.append("requires_grad=True")
-    return "tensor(" + body + "".join(", " + s for s in suffix) + ")"
+    return prefix + body + "".join(", " + s for s in suffix) + ")"

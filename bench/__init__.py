@@ -1,0 +1,1 @@
+"""Benchmarks of ferrotorch against PyTorch and NumPy (see bench/README.md)."""

@@ -1,0 +1,271 @@
+"""Side-by-side benchmark suite: ferrotorch, PyTorch (when installed) and NumPy in one process.
+
+Libraries alternate within each repeat (so machine noise hits all of them alike); each case
+reports the median over repeats, and ratios ferrotorch / PyTorch and ferrotorch / NumPy
+(below 1 means ferrotorch is faster). Results go to bench/results/<timestamp>.json.
+
+    python bench/run.py            # every case
+    python bench/run.py --quick    # per-op overhead and matmul only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from typing import Callable, Dict, List, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+import ferrotorch as ft  # noqa: E402
+
+try:
+    import torch as pt
+
+    pt.set_num_threads(os.cpu_count() or 1)
+except Exception:  # PyTorch is optional
+    pt = None
+
+
+def timeit(fn: Callable[[], object], min_time: float = 0.05) -> float:
+    """Seconds per call: calls in a loop until ``min_time`` has passed."""
+    fn()
+    n, t0 = 0, time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        el = time.perf_counter() - t0
+        if el >= min_time:
+            return el / n
+
+
+class Case:
+    def __init__(self, name: str, unit: str = "us", flops: float = 0.0):
+        self.name, self.unit, self.flops = name, unit, flops
+        self.fns: Dict[str, Callable[[], object]] = {}
+
+
+def overhead_cases() -> List[Case]:
+    cases = []
+    c = Case("add 1-element")
+    a, b = ft.ones(1), ft.ones(1)
+    c.fns["ferrotorch"] = lambda: a + b
+    na, nb = np.ones(1, np.float32), np.ones(1, np.float32)
+    c.fns["numpy"] = lambda: na + nb
+    if pt:
+        ta, tb = pt.ones(1), pt.ones(1)
+        c.fns["pytorch"] = lambda: ta + tb
+    cases.append(c)
+    c = Case("add 1-element, requires_grad")
+    g = ft.ones(1, requires_grad=True)
+    c.fns["ferrotorch"] = lambda: g + b
+    if pt:
+        tg = pt.ones(1, requires_grad=True)
+        c.fns["pytorch"] = lambda: tg + tb
+    cases.append(c)
+    c = Case("method call t.sum()")
+    s = ft.ones(16)
+    c.fns["ferrotorch"] = lambda: s.sum()
+    ns = np.ones(16, np.float32)
+    c.fns["numpy"] = lambda: ns.sum()
+    if pt:
+        ts = pt.ones(16)
+        c.fns["pytorch"] = lambda: ts.sum()
+    cases.append(c)
+    c = Case("basic indexing t[1, 2:5]")
+    m = ft.ones(8, 8)
+    c.fns["ferrotorch"] = lambda: m[1, 2:5]
+    nm = np.ones((8, 8), np.float32)
+    c.fns["numpy"] = lambda: nm[1, 2:5]
+    if pt:
+        tm = pt.ones(8, 8)
+        c.fns["pytorch"] = lambda: tm[1, 2:5]
+    cases.append(c)
+    c = Case("tensor([1., 2., 3., 4.])")
+    lst = [1.0, 2.0, 3.0, 4.0]
+    c.fns["ferrotorch"] = lambda: ft.tensor(lst)
+    c.fns["numpy"] = lambda: np.array(lst, dtype=np.float32)
+    if pt:
+        c.fns["pytorch"] = lambda: pt.tensor(lst)
+    cases.append(c)
+    return cases
+
+
+def matmul_cases() -> List[Case]:
+    cases = []
+    rng = np.random.default_rng(0)
+    for n in (64, 256, 512, 1024, 2048):
+        a = rng.standard_normal((n, n), dtype=np.float32)
+        b = rng.standard_normal((n, n), dtype=np.float32)
+        c = Case(f"matmul {n}x{n} float32", unit="GFLOP/s", flops=2.0 * n**3)
+        fa, fb = ft.from_numpy(a), ft.from_numpy(b)
+        c.fns["ferrotorch"] = lambda fa=fa, fb=fb: fa @ fb
+        c.fns["numpy"] = lambda a=a, b=b: a @ b
+        if pt:
+            ta, tb = pt.from_numpy(a), pt.from_numpy(b)
+            c.fns["pytorch"] = lambda ta=ta, tb=tb: ta @ tb
+        cases.append(c)
+    a = rng.standard_normal((32, 128, 64), dtype=np.float32)
+    b = rng.standard_normal((32, 64, 128), dtype=np.float32)
+    c = Case("bmm (32,128,64)x(32,64,128)", unit="GFLOP/s", flops=2.0 * 32 * 128 * 64 * 128)
+    fa, fb = ft.from_numpy(a), ft.from_numpy(b)
+    c.fns["ferrotorch"] = lambda: fa @ fb
+    c.fns["numpy"] = lambda: a @ b
+    if pt:
+        ta, tb = pt.from_numpy(a), pt.from_numpy(b)
+        c.fns["pytorch"] = lambda: ta @ tb
+    cases.append(c)
+    return cases
+
+
+def elementwise_cases() -> List[Case]:
+    cases = []
+    rng = np.random.default_rng(1)
+    for n in (1_000, 1_000_000, 10_000_000):
+        x = rng.standard_normal(n, dtype=np.float32)
+        y = rng.standard_normal(n, dtype=np.float32)
+        fx, fy = ft.from_numpy(x), ft.from_numpy(y)
+        tx, ty = (pt.from_numpy(x), pt.from_numpy(y)) if pt else (None, None)
+        for op in ("add", "mul", "exp", "gelu"):
+            c = Case(f"{op} {n:,} float32")
+            if op == "add":
+                c.fns["ferrotorch"] = lambda fx=fx, fy=fy: fx + fy
+                c.fns["numpy"] = lambda x=x, y=y: x + y
+                if pt:
+                    c.fns["pytorch"] = lambda tx=tx, ty=ty: tx + ty
+            elif op == "mul":
+                c.fns["ferrotorch"] = lambda fx=fx, fy=fy: fx * fy
+                c.fns["numpy"] = lambda x=x, y=y: x * y
+                if pt:
+                    c.fns["pytorch"] = lambda tx=tx, ty=ty: tx * ty
+            elif op == "exp":
+                c.fns["ferrotorch"] = lambda fx=fx: fx.exp()
+                c.fns["numpy"] = lambda x=x: np.exp(x)
+                if pt:
+                    c.fns["pytorch"] = lambda tx=tx: tx.exp()
+            else:
+                c.fns["ferrotorch"] = lambda fx=fx: ft.nn.functional.gelu(fx)
+                if pt:
+                    c.fns["pytorch"] = lambda tx=tx: pt.nn.functional.gelu(tx)
+            cases.append(c)
+    x = rng.standard_normal((4096, 1024), dtype=np.float32)
+    fx = ft.from_numpy(x)
+    tx = pt.from_numpy(x) if pt else None
+    for op in ("sum", "softmax", "layer_norm"):
+        c = Case(f"{op} last dim (4096, 1024)")
+        if op == "sum":
+            c.fns["ferrotorch"] = lambda: fx.sum(-1)
+            c.fns["numpy"] = lambda: x.sum(-1)
+            if pt:
+                c.fns["pytorch"] = lambda: tx.sum(-1)
+        elif op == "softmax":
+            c.fns["ferrotorch"] = lambda: fx.softmax(-1)
+            if pt:
+                c.fns["pytorch"] = lambda: tx.softmax(-1)
+        else:
+            c.fns["ferrotorch"] = lambda: ft.nn.functional.layer_norm(fx, (1024,))
+            if pt:
+                c.fns["pytorch"] = lambda: pt.nn.functional.layer_norm(tx, (1024,))
+        cases.append(c)
+    return cases
+
+
+def conv_cases() -> List[Case]:
+    cases = []
+    rng = np.random.default_rng(2)
+    for hw in (28, 14):
+        x = rng.standard_normal((64, 32, hw, hw), dtype=np.float32)
+        w = rng.standard_normal((64, 32, 3, 3), dtype=np.float32) * 0.05
+        fx, fw = ft.from_numpy(x), ft.from_numpy(w)
+        c = Case(f"conv2d fwd 64x32x{hw}x{hw} -> 64, 3x3", unit="ms")
+        c.fns["ferrotorch"] = lambda fx=fx, fw=fw: ft.nn.functional.conv2d(fx, fw, padding=1)
+        if pt:
+            tx, tw = pt.from_numpy(x), pt.from_numpy(w)
+            c.fns["pytorch"] = lambda tx=tx, tw=tw: pt.nn.functional.conv2d(tx, tw, padding=1)
+        cases.append(c)
+        c = Case(f"conv2d fwd+bwd 64x32x{hw}x{hw} -> 64, 3x3", unit="ms")
+        fxg, fwg = ft.from_numpy(x.copy()).requires_grad_(), ft.from_numpy(w.copy()).requires_grad_()
+        c.fns["ferrotorch"] = lambda a=fxg, b=fwg: ft.nn.functional.conv2d(a, b, padding=1).sum().backward()
+        if pt:
+            txg, twg = pt.from_numpy(x.copy()).requires_grad_(), pt.from_numpy(w.copy()).requires_grad_()
+            c.fns["pytorch"] = lambda a=txg, b=twg: pt.nn.functional.conv2d(a, b, padding=1).sum().backward()
+        cases.append(c)
+    return cases
+
+
+def training_cases() -> List[Case]:
+    from bench import models
+
+    cases = []
+    for name, builder in models.BUILDERS.items():
+        c = Case(f"train step: {name}", unit="ms")
+        c.fns["ferrotorch"] = builder(ft)
+        if pt:
+            c.fns["pytorch"] = builder(pt)
+        cases.append(c)
+    return cases
+
+
+def run(cases: List[Case], repeats: int) -> List[dict]:
+    rows = []
+    for case in cases:
+        samples: Dict[str, List[float]] = {k: [] for k in case.fns}
+        for _ in range(repeats):
+            for lib, fn in case.fns.items():
+                samples[lib].append(timeit(fn))
+        med = {lib: statistics.median(v) for lib, v in samples.items()}
+        row = {"case": case.name, "unit": case.unit, "median_s": med}
+        if case.flops:
+            row["gflops"] = {lib: case.flops / t / 1e9 for lib, t in med.items()}
+        for other in ("pytorch", "numpy"):
+            if other in med:
+                row[f"ratio_vs_{other}"] = med["ferrotorch"] / med[other]
+        rows.append(row)
+        show(row)
+    return rows
+
+
+def fmt(row: dict, lib: str) -> str:
+    if lib not in row["median_s"]:
+        return "-"
+    if row["unit"] == "GFLOP/s":
+        return f"{row['gflops'][lib]:.1f}"
+    t = row["median_s"][lib]
+    return f"{t * 1e3:.2f} ms" if row["unit"] == "ms" else f"{t * 1e6:.2f} us"
+
+
+def show(row: dict) -> None:
+    r_pt = f"{row['ratio_vs_pytorch']:.2f}" if "ratio_vs_pytorch" in row else "-"
+    r_np = f"{row['ratio_vs_numpy']:.2f}" if "ratio_vs_numpy" in row else "-"
+    print(f"| {row['case']:<42} | {fmt(row, 'ferrotorch'):>12} | {fmt(row, 'pytorch'):>12} | {fmt(row, 'numpy'):>12} | {r_pt:>6} | {r_np:>6} |", flush=True)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    ap = argparse.ArgumentParser(description="ferrotorch vs PyTorch vs NumPy")
+    ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training")
+    args = ap.parse_args(argv)
+    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases}
+    chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}")
+    print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")
+    print("|---|---|---|---|---|---|")
+    rows = []
+    for g in chosen:
+        rows += run(groups[g](), args.repeats)
+    os.makedirs(os.path.join(os.path.dirname(__file__), "results"), exist_ok=True)
+    path = os.path.join(os.path.dirname(__file__), "results", time.strftime("%Y%m%d-%H%M%S") + ".json")
+    with open(path, "w") as f:
+        json.dump({"machine": platform.platform(), "cpus": os.cpu_count(), "rows": rows}, f, indent=1)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
