@@ -105,8 +105,21 @@ def _deepcopy(self: Tensor, memo: dict) -> Tensor:
     return new
 
 
+def _rebuild_tensor(array: Any, dtype_name: str, requires_grad: bool) -> Tensor:
+    t = _core.from_numpy(array).to(getattr(_core, dtype_name))
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _reduce_ex(self: Tensor, proto: Any) -> Any:
+    """Pickles values, dtype and requires_grad (through a NumPy copy of the data)."""
+    t = self.detach()
+    arr = (t.float() if t.dtype == _core.bfloat16 else t).contiguous().numpy().copy()
+    return (_rebuild_tensor, (arr, t.dtype.name, self.requires_grad))
+
+
 def install() -> None:
     """Attaches the ``new_*`` methods and deep copy to Tensor."""
     for f in (new_zeros, new_ones, new_empty, new_full, new_tensor):
         setattr(Tensor, f.__name__, f)
     Tensor.__deepcopy__ = _deepcopy  # type: ignore[attr-defined]
+    Tensor.__reduce_ex__ = _reduce_ex  # type: ignore[method-assign]

@@ -1,5 +1,5 @@
-"""Utilities: hooks handles (data loading lives in ``utils.data``, a later addition)."""
+"""Utilities: data loading (``utils.data``) and hook handles."""
 
-from . import hooks
+from . import data, hooks
 
-__all__ = ["hooks"]
+__all__ = ["data", "hooks"]

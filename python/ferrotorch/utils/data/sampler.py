@@ -1,0 +1,156 @@
+"""Samplers: which indices a DataLoader visits, and in which order."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterator, List, Optional, Sequence, Sized
+
+from ... import _core
+
+
+class Sampler:
+    """Base class: an iterable of indices (or of index lists for batch samplers)."""
+
+    def __init__(self, data_source: Optional[Sized] = None) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    """0, 1, ..., len - 1."""
+
+    def __init__(self, data_source: Sized) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """A random permutation (or ``num_samples`` draws with replacement)."""
+
+    def __init__(self, data_source: Sized, replacement: bool = False, num_samples: Optional[int] = None, generator: Optional[Any] = None) -> None:
+        self.data_source, self.replacement, self._num_samples, self.generator = data_source, replacement, num_samples, generator
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.data_source)
+        g = self.generator
+        if g is None:
+            seed = int(_core.randint(0, 2**62, (1,)).item())
+            g = _core.Generator().manual_seed(seed)
+        if self.replacement:
+            yield from _core.randint(0, n, (self.num_samples,), generator=g).tolist()
+            return
+        for _ in range(self.num_samples // n):
+            yield from _core.randperm(n, generator=g).tolist()
+        yield from _core.randperm(n, generator=g).tolist()[: self.num_samples % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in random order."""
+
+    def __init__(self, indices: Sequence[int], generator: Optional[Any] = None) -> None:
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self) -> Iterator[int]:
+        for i in _core.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """Indices drawn with probability proportional to ``weights``."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator: Optional[Any] = None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        w = weights if isinstance(weights, _core.Tensor) else _core.tensor(list(weights), dtype=_core.float64)
+        if w.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}")
+        self.weights, self.num_samples, self.replacement, self.generator = w.double(), num_samples, replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        yield from _core.multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    """Groups indices from ``sampler`` into lists of ``batch_size``."""
+
+    def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self) -> Iterator[List[int]]:
+        batch: List[int] = []
+        for i in self.sampler:
+            batch.append(i)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+
+
+class DistributedSampler(Sampler):
+    """The share of a dataset seen by one of ``num_replicas`` processes (padded or dropped so
+    that every replica gets the same count); ``set_epoch`` reshuffles deterministically."""
+
+    def __init__(self, dataset: Sized, num_replicas: Optional[int] = None, rank: Optional[int] = None, shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
+        num_replicas = 1 if num_replicas is None else num_replicas
+        rank = 0 if rank is None else rank
+        if rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+        self.dataset, self.num_replicas, self.rank, self.shuffle, self.seed, self.drop_last = dataset, num_replicas, rank, shuffle, seed, drop_last
+        self.epoch = 0
+        n = len(dataset)
+        if drop_last and n % num_replicas != 0:
+            self.num_samples = math.ceil((n - num_replicas) / num_replicas)
+        else:
+            self.num_samples = math.ceil(n / num_replicas)
+        self.total_size = self.num_samples * num_replicas
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.dataset)
+        if self.shuffle:
+            g = _core.Generator().manual_seed(self.seed + self.epoch)
+            idx = _core.randperm(n, generator=g).tolist()
+        else:
+            idx = list(range(n))
+        if not self.drop_last:
+            pad = self.total_size - len(idx)
+            idx += (idx * math.ceil(pad / max(len(idx), 1)))[:pad]
+        else:
+            idx = idx[: self.total_size]
+        return iter(idx[self.rank : self.total_size : self.num_replicas])
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
