@@ -60,3 +60,9 @@ def test_device_objects_can_be_created_without_cuda():
     assert str(torch.device("cpu")) == "cpu"
     assert repr(torch.device("cuda", 1)) == "device(type='cuda', index=1)"
     assert torch.ones(1).device == torch.device("cpu")
+
+
+def test_huge_shapes_are_errors_not_crashes():
+    with pytest.raises(RuntimeError, match="too many elements"):
+        torch.zeros(2**40, 2**40)
+    assert 3 in torch.arange(5) and 7 not in torch.arange(5)

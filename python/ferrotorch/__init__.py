@@ -114,6 +114,28 @@ from ._reductions import install as _install_reductions  # noqa: E402
 from ._reductions import max, min, sort, std_mean, topk, var_mean  # noqa: E402
 
 _install_reductions()
+from ._misc_ops import (  # noqa: E402
+    addcdiv,
+    addcmul,
+    addmm,
+    addmv,
+    allclose,
+    baddbmm,
+    bincount,
+    diag,
+    diag_embed,
+    diff,
+    equal,
+    isclose,
+    logit,
+    median,
+    trace,
+    unique,
+)
+from ._misc_ops import install as _install_misc  # noqa: E402
+
+_install_misc()
+sgn = sign = _core.Tensor.sign
 concat = concatenate = cat
 moveaxis = movedim
 

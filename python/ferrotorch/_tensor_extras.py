@@ -123,3 +123,13 @@ def install() -> None:
         setattr(Tensor, f.__name__, f)
     Tensor.__deepcopy__ = _deepcopy  # type: ignore[attr-defined]
     Tensor.__reduce_ex__ = _reduce_ex  # type: ignore[method-assign]
+
+
+def _contains(self: Tensor, element: Any) -> bool:
+    """``x in t``: True if any element equals ``x``."""
+    if not isinstance(element, (Tensor, int, float, bool)):
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+    return bool((self == element).any().item())
+
+
+Tensor.__contains__ = _contains  # type: ignore[method-assign]

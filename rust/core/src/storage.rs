@@ -52,7 +52,10 @@ impl Storage {
         } else {
             let p = unsafe { alloc_zeroed(layout) };
             if p.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                // A panic (turned into a Python exception by the bindings), not an abort.
+                panic!(
+                    "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
+                );
             }
             p
         };

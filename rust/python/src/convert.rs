@@ -128,6 +128,16 @@ pub fn int_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
 }
 
 pub fn to_usize_shape(op: &str, sizes: &[i64]) -> PyResult<Vec<usize>> {
+    // Refuse shapes whose byte size cannot be addressed instead of overflowing later.
+    let mut n: u128 = 1;
+    for &s in sizes {
+        n = n.saturating_mul(s.max(0) as u128);
+    }
+    if n * 8 > isize::MAX as u128 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{op}(): the requested shape {sizes:?} has too many elements ({n}) to allocate"
+        )));
+    }
     sizes
         .iter()
         .map(|&s| {
