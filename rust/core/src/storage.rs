@@ -70,6 +70,33 @@ impl Storage {
         }))
     }
 
+    /// A buffer whose bytes are not initialized: for kernel outputs that write every element
+    /// before anything reads them. Skipping the zeroing lets freed memory be reused without
+    /// page faults on large tensors.
+    pub fn uninit(nbytes: usize) -> Storage {
+        let layout = AllocLayout::from_size_align(nbytes.max(1), ALIGN).expect("allocation size");
+        let ptr = if nbytes == 0 {
+            ALIGN as *mut u8
+        } else {
+            let p = unsafe { std::alloc::alloc(layout) };
+            if p.is_null() {
+                panic!(
+                    "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
+                );
+            }
+            p
+        };
+        let layout = AllocLayout::from_size_align(nbytes, ALIGN).expect("allocation size");
+        Storage(Arc::new(Inner {
+            ptr,
+            nbytes,
+            owner: Owner::Aligned(layout),
+            device: Device::Cpu,
+            readonly: false,
+            version: AtomicU64::new(0),
+        }))
+    }
+
     pub fn from_vec<T: Element>(v: Vec<T>) -> Storage {
         let s = Storage::zeros(std::mem::size_of_val(v.as_slice()));
         unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), s.ptr() as *mut T, v.len()) };

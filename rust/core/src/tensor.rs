@@ -54,6 +54,12 @@ impl Tensor {
         Tensor::from_parts(storage, Layout::contiguous(shape), dtype)
     }
 
+    /// A contiguous tensor with unspecified contents, for kernels that overwrite every element.
+    pub(crate) fn uninit(shape: &[usize], dtype: DType) -> Tensor {
+        let storage = Storage::uninit(numel(shape) * dtype.size());
+        Tensor::from_parts(storage, Layout::contiguous(shape), dtype)
+    }
+
     /// A contiguous tensor that takes the values of `data`; fails if the sizes disagree.
     pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Tensor> {
         if data.len() != numel(shape) {

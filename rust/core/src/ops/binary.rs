@@ -221,7 +221,7 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     let out_dtype = if op.is_compare() { DType::Bool } else { cd };
-    let out = Tensor::zeros(&shape, out_dtype);
+    let out = Tensor::uninit(&shape, out_dtype);
     macro_rules! run {
         ($C:ty, $f:ident) => {{
             let (sa, sb) = (src_of::<$C>(&a, n), src_of::<$C>(&b, n));

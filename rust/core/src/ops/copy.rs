@@ -65,7 +65,7 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
 impl Tensor {
     /// A fresh contiguous copy with the given dtype, outside autograd.
     pub fn copy_as(&self, dtype: DType) -> Tensor {
-        let out = Tensor::zeros(self.shape(), dtype);
+        let out = Tensor::uninit(self.shape(), dtype);
         with_dtype!(self.dtype(), S => with_dtype!(dtype, D => {
             let dst = unsafe { out.contiguous_slice_mut::<D>() };
             gather_into::<S, D>(self, dst);

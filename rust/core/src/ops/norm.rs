@@ -79,7 +79,7 @@ impl Tensor {
             DType::F32
         };
         let rows = to_rows(&self.to_dtype_raw(cd), &dims);
-        let y = Tensor::zeros(self.shape(), cd);
+        let y = Tensor::uninit(self.shape(), cd);
         let mean = Tensor::zeros(&rows.keep_shape, cd);
         let rstd = Tensor::zeros(&rows.keep_shape, cd);
         if rows.inner > 0 && rows.outer > 0 {

@@ -61,7 +61,7 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
         return Ok(z);
     }
     let rows = to_rows(&x.to_dtype_raw(cd), &[d]);
-    let y = Tensor::zeros(&[rows.outer, rows.inner], cd);
+    let y = Tensor::uninit(&[rows.outer, rows.inner], cd);
     if rows.inner > 0 && rows.outer > 0 {
         if cd == DType::F64 {
             softmax_rows::<f64>(

@@ -225,7 +225,7 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         _ => DType::I64,
     };
     let src = x.to_dtype_raw(cd).contiguous_copy_if_needed();
-    let out = Tensor::zeros(x.shape(), cd);
+    let out = Tensor::uninit(x.shape(), cd);
     match cd {
         DType::F32 => float_kernel::<f32>(op, src.contiguous_slice(), unsafe {
             out.contiguous_slice_mut()
