@@ -46,40 +46,30 @@ pub struct Storage(Arc<Inner>);
 impl Storage {
     /// A zero-filled buffer of `nbytes`, 64-byte aligned for SIMD.
     pub fn zeros(nbytes: usize) -> Storage {
-        let layout = AllocLayout::from_size_align(nbytes.max(1), ALIGN).expect("allocation size");
-        let ptr = if nbytes == 0 {
-            ALIGN as *mut u8
-        } else {
-            let p = unsafe { alloc_zeroed(layout) };
-            if p.is_null() {
-                // A panic (turned into a Python exception by the bindings), not an abort.
-                panic!(
-                    "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
-                );
-            }
-            p
-        };
-        let layout = AllocLayout::from_size_align(nbytes, ALIGN).expect("allocation size");
-        Storage(Arc::new(Inner {
-            ptr,
-            nbytes,
-            owner: Owner::Aligned(layout),
-            device: Device::Cpu,
-            readonly: false,
-            version: AtomicU64::new(0),
-        }))
+        Storage::allocate(nbytes, true)
     }
 
     /// A buffer whose bytes are not initialized: for kernel outputs that write every element
     /// before anything reads them. Skipping the zeroing lets freed memory be reused without
     /// page faults on large tensors.
     pub fn uninit(nbytes: usize) -> Storage {
+        Storage::allocate(nbytes, false)
+    }
+
+    fn allocate(nbytes: usize, zeroed: bool) -> Storage {
         let layout = AllocLayout::from_size_align(nbytes.max(1), ALIGN).expect("allocation size");
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8
         } else {
-            let p = unsafe { std::alloc::alloc(layout) };
+            let p = unsafe {
+                if zeroed {
+                    alloc_zeroed(layout)
+                } else {
+                    std::alloc::alloc(layout)
+                }
+            };
             if p.is_null() {
+                // A panic (turned into a Python exception by the bindings), not an abort.
                 panic!(
                     "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
                 );

@@ -88,6 +88,18 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[
     }
 }
 
+/// Output and compute dtypes of accumulating ops (sum, prod, cumsum, cumprod): floats keep
+/// their dtype (halves accumulate in f32), integers and bools accumulate in int64.
+pub fn accum_dtypes(dt: DType) -> (DType, DType) {
+    let out = if dt.is_float() { dt } else { DType::I64 };
+    let compute = match out {
+        DType::F64 => DType::F64,
+        DType::I64 => DType::I64,
+        _ => DType::F32,
+    };
+    (out, compute)
+}
+
 /// Sum with 8 independent lanes (vectorizes) per block, blocks combined in f64.
 fn sum_f32(x: &[f32]) -> f32 {
     let mut total = 0f64;
@@ -148,16 +160,7 @@ impl Tensor {
     /// `sum(dims, keepdim)`; integer and bool inputs sum to int64, as in PyTorch.
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
-        let out_dt = if self.dtype().is_float() {
-            self.dtype()
-        } else {
-            DType::I64
-        };
-        let cd = match out_dt {
-            DType::F64 => DType::F64,
-            DType::I64 => DType::I64,
-            _ => DType::F32,
-        };
+        let (out_dt, cd) = accum_dtypes(self.dtype());
         let rows = to_rows(&self.to_dtype_raw(cd), &dims);
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
@@ -313,18 +316,7 @@ impl Tensor {
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
     pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let rd = reduce_dims("prod", dims, self.ndim())?;
-        let out_dt = if self.dtype().is_float() {
-            self.dtype()
-        } else {
-            DType::I64
-        };
-        let cd = if out_dt == DType::F64 {
-            DType::F64
-        } else if out_dt.is_float() {
-            DType::F32
-        } else {
-            DType::I64
-        };
+        let (out_dt, cd) = accum_dtypes(self.dtype());
         let rows = to_rows(&self.to_dtype_raw(cd), &rd);
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {

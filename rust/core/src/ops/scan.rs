@@ -2,20 +2,11 @@
 
 use crate::autograd::record;
 use crate::layout::wrap_dim;
-use crate::ops::reduce::to_rows;
+use crate::ops::reduce::{accum_dtypes, to_rows};
 use crate::{DType, Result, Tensor};
 
 fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
-    let out_dt = if x.dtype().is_float() {
-        x.dtype()
-    } else {
-        DType::I64
-    };
-    let cd = match out_dt {
-        DType::F64 => DType::F64,
-        DType::I64 => DType::I64,
-        _ => DType::F32,
-    };
+    let (out_dt, cd) = accum_dtypes(x.dtype());
     if x.ndim() == 0 {
         return Ok(x.copy_as(out_dt));
     }
