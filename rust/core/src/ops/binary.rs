@@ -276,6 +276,10 @@ impl Tensor {
         if op.is_compare() || op.is_bitwise() || !out.dtype().is_float() {
             return Ok(out);
         }
+        // The common no-grad case skips building the backward closure.
+        if !crate::autograd::is_grad_enabled() || !(self.requires_grad() || other.requires_grad()) {
+            return Ok(out);
+        }
         let (sa, sb) = (self.shape().to_vec(), other.shape().to_vec());
         let (da, db) = (self.dtype(), other.dtype());
         // Each gradient is reduced to its input's shape and cast back to its dtype.
