@@ -63,3 +63,14 @@ def test_deepcopy_of_leaf_and_error_for_nonleaf():
     assert d["x"] is d["y"]
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(a * 2)
+
+
+def test_script_idioms():
+    torch.backends.cudnn.benchmark = True
+    assert not torch.backends.mps.is_available()
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = torch.nn.Linear(2, 1).to(device)
+    assert model(torch.ones(3, 2).to(device)).shape == (3, 1)
+    torch.set_num_threads(2)
+    assert torch.get_num_threads() == 2
+    assert torch.FloatTensor([1, 2]).dtype == torch.float32 and torch.LongTensor(2, 3).shape == (2, 3)

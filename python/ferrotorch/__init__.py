@@ -52,7 +52,22 @@ from ._core import (
 )
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
-from ._tensor_extras import broadcast_tensors, finfo, iinfo
+from ._tensor_extras import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    broadcast_tensors,
+    finfo,
+    get_num_threads,
+    iinfo,
+    set_num_threads,
+)
 from ._tensor_extras import install as _install_tensor_extras
 from ._tensor_str import set_printoptions
 from ._tensor_str import tensor_repr as _tensor_repr
@@ -199,6 +214,6 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, cuda, nn, optim, utils  # noqa: E402
+from . import autograd, backends, cuda, nn, optim, utils  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

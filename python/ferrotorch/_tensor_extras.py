@@ -133,3 +133,42 @@ def _contains(self: Tensor, element: Any) -> bool:
 
 
 Tensor.__contains__ = _contains  # type: ignore[method-assign]
+
+
+_NUM_THREADS = [0]
+
+
+def get_num_threads() -> int:
+    """Threads the CPU kernels use (the size of the Rust thread pool)."""
+    import os
+
+    return _NUM_THREADS[0] or int(os.environ.get("RAYON_NUM_THREADS", 0)) or (os.cpu_count() or 1)
+
+
+def set_num_threads(n: int) -> None:
+    """Records the requested thread count. The Rust thread pool is sized when first used,
+    from RAYON_NUM_THREADS; set that variable before importing ferrotorch to change it."""
+    if n < 1:
+        raise ValueError("set_num_threads: Expected positive number of threads")
+    _NUM_THREADS[0] = int(n)
+
+
+def _legacy(dtype_name: str) -> object:
+    def make(*args: Any) -> Tensor:
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)) or (args and hasattr(args[0], "__array__")):
+            return _core.tensor(args[0], dtype=getattr(_core, dtype_name))
+        return _core.zeros(*args, dtype=getattr(_core, dtype_name))
+
+    make.__doc__ = f"Legacy constructor: a {dtype_name} tensor from data, or zeros of a shape."
+    return make
+
+
+FloatTensor = _legacy("float32")
+DoubleTensor = _legacy("float64")
+HalfTensor = _legacy("float16")
+LongTensor = _legacy("int64")
+IntTensor = _legacy("int32")
+ShortTensor = _legacy("int16")
+CharTensor = _legacy("int8")
+ByteTensor = _legacy("uint8")
+BoolTensor = _legacy("bool")
