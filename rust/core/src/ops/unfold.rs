@@ -37,18 +37,35 @@ impl Window {
     }
 }
 
-fn im2col<T: Element>(
-    x: &[T],
-    cols: &mut [T],
-    c: usize,
-    hw: [usize; 2],
-    w: &Window,
-    ohw: [usize; 2],
-) {
+/// Output columns `oj` whose input column `oj * stride + k * dilation - pad` lies in `0..w`.
+fn valid_range(
+    out: usize,
+    w: usize,
+    k: usize,
+    stride: usize,
+    dilation: usize,
+    pad: usize,
+) -> (usize, usize) {
+    let off = (k * dilation) as isize - pad as isize;
+    // First oj with oj * stride + off >= 0, and one past the last with it < w.
+    let lo = if off >= 0 {
+        0
+    } else {
+        ((-off) as usize).div_ceil(stride)
+    };
+    let hi = if (w as isize) <= off {
+        0
+    } else {
+        ((w as isize - off) as usize).div_ceil(stride).min(out)
+    };
+    (lo.min(hi), hi)
+}
+
+fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
     let [h, wd] = hw;
     let [kh, kw] = w.kernel;
     let l = ohw[0] * ohw[1];
-    // One (image, channel) plane per task: rows of `cols` for that channel are disjoint.
+    // One (image, channel) plane per task; bounds are resolved per row, not per element.
     cols.par_chunks_mut(kh * kw * l)
         .enumerate()
         .for_each(|(nc, block)| {
@@ -56,24 +73,32 @@ fn im2col<T: Element>(
             for ki in 0..kh {
                 for kj in 0..kw {
                     let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                    let (lo, hi) =
+                        valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+                    let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
                     for oi in 0..ohw[0] {
                         let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
                             - w.padding[0] as isize;
-                        for oj in 0..ohw[1] {
-                            let jj = (oj * w.stride[1] + kj * w.dilation[1]) as isize
-                                - w.padding[1] as isize;
-                            row[oi * ohw[1] + oj] =
-                                if ii >= 0 && jj >= 0 && (ii as usize) < h && (jj as usize) < wd {
-                                    plane[ii as usize * wd + jj as usize]
-                                } else {
-                                    T::default()
-                                };
+                        let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                        if ii < 0 || ii as usize >= h {
+                            out.fill(T::default());
+                            continue;
+                        }
+                        let src = &plane[ii as usize * wd..(ii as usize + 1) * wd];
+                        out[..lo].fill(T::default());
+                        out[hi..].fill(T::default());
+                        if w.stride[1] == 1 {
+                            let start = (lo as isize + off) as usize;
+                            out[lo..hi].copy_from_slice(&src[start..start + (hi - lo)]);
+                        } else {
+                            for (oj, o) in out.iter_mut().enumerate().take(hi).skip(lo) {
+                                *o = src[(oj as isize * w.stride[1] as isize + off) as usize];
+                            }
                         }
                     }
                 }
             }
         });
-    let _ = c;
 }
 
 fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
@@ -87,24 +112,31 @@ fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: 
             for ki in 0..kh {
                 for kj in 0..kw {
                     let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                    let (lo, hi) =
+                        valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+                    let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
                     for oi in 0..ohw[0] {
                         let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
                             - w.padding[0] as isize;
                         if ii < 0 || ii as usize >= h {
                             continue;
                         }
-                        for oj in 0..ohw[1] {
-                            let jj = (oj * w.stride[1] + kj * w.dilation[1]) as isize
-                                - w.padding[1] as isize;
-                            if jj >= 0 && (jj as usize) < wd {
-                                let p = &mut plane[ii as usize * wd + jj as usize];
-                                *p = T::from_f64(p.to_f64() + row[oi * ohw[1] + oj].to_f64());
-                            }
+                        let dst = &mut plane[ii as usize * wd..(ii as usize + 1) * wd];
+                        let src = &row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                        for oj in lo..hi {
+                            let p = &mut dst[(oj as isize * w.stride[1] as isize + off) as usize];
+                            *p = add(*p, src[oj]);
                         }
                     }
                 }
             }
         });
+}
+
+/// Addition through f64: exact rounding for f32 and halves (the kernels take floats only).
+#[inline(always)]
+fn add<T: Element>(a: T, b: T) -> T {
+    T::from_f64(a.to_f64() + b.to_f64())
 }
 
 impl Tensor {
@@ -135,7 +167,7 @@ impl Tensor {
         let x = self.contiguous_copy_if_needed();
         let out = Tensor::zeros(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype());
         if out.numel() > 0 {
-            with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, c, [h, wd], &w, ohw));
+            with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, [h, wd], &w, ohw));
         }
         Ok(record(
             "Im2ColBackward0",
