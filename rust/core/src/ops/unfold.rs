@@ -165,7 +165,7 @@ impl Tensor {
         let ohw = w.out_size("unfold", [h, wd])?;
         let l = ohw[0] * ohw[1];
         let x = self.contiguous_copy_if_needed();
-        let out = Tensor::zeros(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype());
+        let out = Tensor::uninit(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype());
         if out.numel() > 0 {
             with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, [h, wd], &w, ohw));
         }
