@@ -132,7 +132,7 @@ def test_killed_worker_is_reported_quickly():
     with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid \d+\) is killed by signal: SIGKILL"):
         for _ in DataLoader(Killer(), batch_size=2, num_workers=2):
             pass
-    assert time.time() - t0 < 10
+    assert time.time() - t0 < 30  # a hang detector, not a speed check
 
 
 def test_early_break_leaves_no_worker_processes():
