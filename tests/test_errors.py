@@ -66,3 +66,11 @@ def test_huge_shapes_are_errors_not_crashes():
     with pytest.raises(RuntimeError, match="too many elements"):
         torch.zeros(2**40, 2**40)
     assert 3 in torch.arange(5) and 7 not in torch.arange(5)
+
+
+def test_zero_dim_tensors_reject_split_ops_and_flip_works():
+    t = torch.tensor(2.0)
+    assert t.flip(0).item() == 2.0
+    for f in (lambda: t.unbind(0), lambda: t.split(1), lambda: t.chunk(2), lambda: t.size(0)):
+        with pytest.raises(IndexError, match="tensor has no dimensions"):
+            f()

@@ -96,6 +96,12 @@ impl Tensor {
 
     /// `flip(dims)`: a copy with the order of the given dims reversed.
     pub fn flip(&self, dims: &[i64]) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            for &d in dims {
+                wrap_dim("flip", d, 0)?;
+            }
+            return Ok(self.clone_tensor());
+        }
         let mut out = self.detach();
         let mut seen = Vec::new();
         for &d in dims {

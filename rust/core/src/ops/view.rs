@@ -454,11 +454,24 @@ impl Tensor {
 
     /// Number of elements in dim `d`, after wrapping.
     pub fn size_at(&self, dim: i64) -> Result<usize> {
+        self.need_dims("size", 1)?;
         Ok(self.shape()[wrap_dim("size", dim, self.ndim())?])
+    }
+
+    /// Ops that split along a dim need a tensor that has one.
+    fn need_dims(&self, op: &str, n: usize) -> Result<()> {
+        if self.ndim() < n {
+            bail!(
+                Index,
+                "{op}: Dimension specified as 0 but tensor has no dimensions"
+            );
+        }
+        Ok(())
     }
 
     /// Splits into pieces of the given sizes along `dim`.
     pub fn split_with_sizes(&self, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+        self.need_dims("split", 1)?;
         let d = wrap_dim("split_with_sizes", dim, self.ndim())?;
         if sizes.iter().sum::<usize>() != self.shape()[d] {
             bail!(Runtime, "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {d}), but got split_sizes={:?}", self.shape()[d], sizes);
@@ -473,6 +486,7 @@ impl Tensor {
     }
 
     pub fn split(&self, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+        self.need_dims("split", 1)?;
         let d = wrap_dim("split", dim, self.ndim())?;
         let n = self.shape()[d];
         if size == 0 && n != 0 {
@@ -500,12 +514,14 @@ impl Tensor {
                 "chunk expects `chunks` to be greater than 0, got: 0"
             );
         }
+        self.need_dims("chunk", 1)?;
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
         self.split(n.div_ceil(chunks).max(if n == 0 { 0 } else { 1 }), d as i64)
     }
 
     pub fn unbind(&self, dim: i64) -> Result<Vec<Tensor>> {
+        self.need_dims("unbind", 1)?;
         let d = wrap_dim("unbind", dim, self.ndim())?;
         (0..self.shape()[d])
             .map(|i| self.select(d as i64, i as i64))
