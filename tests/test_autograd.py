@@ -401,3 +401,28 @@ def test_autograd_backward_with_several_roots():
     a, b = (x * 2).sum(), (x * x).sum()
     torch.autograd.backward([a, b])
     assert x.grad.tolist() == [4.0, 6.0]
+
+
+def test_inplace_through_views_updates_the_base_history():
+    x = leaf([1.0, 2.0, 3.0])
+    y = x * 2
+    y[0].mul_(3)
+    y[1:].add_(10)
+    assert y.tolist() == [6.0, 14.0, 16.0]
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 2.0, 2.0]
+    z = torch.zeros(3, dtype=torch.float64)
+    w = leaf([5.0])
+    z[:1].add_(w * 2)
+    assert z.requires_grad
+    z.sum().backward()
+    assert w.grad.tolist() == [2.0]
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        leaf([1.0, 2.0])[0].add_(1)
+    assert torch.autograd.gradcheck(lambda t: _double_first(t), (leaf([0.5, -1.5, 2.0]),))
+
+
+def _double_first(t):
+    y = t * 1
+    y.narrow(0, 0, 2).mul_(t[2])
+    return y

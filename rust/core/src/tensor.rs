@@ -14,6 +14,9 @@ pub(crate) struct Meta {
     pub retains_grad: bool,
     /// Hooks on a leaf's gradient (a non-leaf's hooks live on its grad_fn).
     pub hooks: Vec<(usize, GradHook)>,
+    /// For views made by view ops: the tensor whose memory they show (the root, for views
+    /// of views), so that in-place writes through the view update its history too.
+    pub view_base: Option<Tensor>,
 }
 
 pub struct TensorImpl {
@@ -79,6 +82,23 @@ impl Tensor {
     /// A 0-d tensor holding `v` converted to `dtype`.
     pub fn scalar(v: Scalar, dtype: DType) -> Tensor {
         crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]).unwrap())
+    }
+
+    /// A view made by a view op: like `alias`, remembering the root tensor it shows.
+    pub(crate) fn view_alias(&self, layout: Layout) -> Tensor {
+        let out = self.alias(layout);
+        let root = self
+            .meta()
+            .view_base
+            .clone()
+            .unwrap_or_else(|| self.clone());
+        out.meta().view_base = Some(root);
+        out
+    }
+
+    /// The tensor this view shows, if it was made by a view op.
+    pub fn view_base(&self) -> Option<Tensor> {
+        self.meta().view_base.clone()
     }
 
     /// A new tensor on the same storage with another layout (no autograd link).

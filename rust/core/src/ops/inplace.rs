@@ -6,6 +6,34 @@ use crate::error::fmt_shape;
 use crate::{Error, Result, Tensor};
 
 impl Tensor {
+    /// For a view sharing this tensor's storage: the row-major index in `self` of each of the
+    /// view's elements (in the view's row-major order).
+    pub(crate) fn positions_of(&self, view: &Tensor) -> Result<Tensor> {
+        let l = self.layout();
+        let mut by_offset = std::collections::HashMap::with_capacity(self.numel());
+        let mut i = 0i64;
+        crate::layout::for_each_offset(&l.shape, &l.strides, l.offset, |o| {
+            by_offset.entry(o).or_insert(i);
+            i += 1;
+        });
+        let vl = view.layout();
+        let mut pos = Vec::with_capacity(view.numel());
+        let mut missing = false;
+        crate::layout::for_each_offset(&vl.shape, &vl.strides, vl.offset, |o| {
+            match by_offset.get(&o) {
+                Some(&p) => pos.push(p),
+                None => missing = true,
+            }
+        });
+        if missing {
+            return Err(Error::runtime(
+                "in-place write through a view that reaches outside its base",
+            ));
+        }
+        let n = pos.len();
+        Tensor::from_vec(pos, &[n])
+    }
+
     /// Runs `f` on this tensor (or a snapshot of it, when autograd needs the old values) and
     /// writes the result back. `others` are the other inputs of the op.
     pub fn apply_inplace(
@@ -14,13 +42,29 @@ impl Tensor {
         others: &[&Tensor],
         f: impl FnOnce(&Tensor) -> Result<Tensor>,
     ) -> Result<()> {
-        let tracking =
-            is_grad_enabled() && (self.requires_grad() || others.iter().any(|t| t.requires_grad()));
+        let base = self.view_base();
+        let base_grad = base.as_ref().is_some_and(|b| b.requires_grad());
+        let tracking = is_grad_enabled()
+            && (self.requires_grad() || base_grad || others.iter().any(|t| t.requires_grad()));
+        if tracking
+            && base
+                .as_ref()
+                .is_some_and(|b| b.is_leaf() && b.requires_grad())
+        {
+            return Err(Error::runtime(format!(
+                "{op}: a view of a leaf Variable that requires grad is being used in an in-place operation."
+            )));
+        }
         if tracking && self.is_leaf() && self.requires_grad() {
             return Err(Error::runtime(format!(
                 "{op}: a leaf Variable that requires grad is being used in an in-place operation."
             )));
         }
+        // Writing through a view changes the base: snapshot it so its history can be rebased.
+        let base_snapshot = match &base {
+            Some(b) if tracking => Some(b.clone_tensor()),
+            _ => None,
+        };
         // The op's node may save its input; give it a snapshot the write below cannot change.
         let src = if tracking {
             self.clone_tensor()
@@ -48,6 +92,15 @@ impl Tensor {
         if tracking && r.requires_grad() {
             let r = r.to_dtype(self.dtype())?;
             self.set_grad_fn(r.grad_fn());
+            if let (Some(b), Some(snap)) = (base, base_snapshot) {
+                // The base becomes its old values with the view's elements replaced by r.
+                let pos = b.positions_of(self)?;
+                let flat = snap
+                    .reshape(&[-1])?
+                    .put_linear(&pos, &r.reshape(&[-1])?, false)?;
+                let shape: Vec<i64> = b.shape().iter().map(|&d| d as i64).collect();
+                b.set_grad_fn(flat.reshape(&shape)?.grad_fn());
+            }
         }
         Ok(())
     }

@@ -113,7 +113,7 @@ fn view_strides(layout: &Layout, shape: &[usize]) -> Option<Vec<usize>> {
 impl Tensor {
     /// A view given by `geom`, with the generic scatter backward.
     pub(crate) fn strided_view(&self, name: &'static str, geom: Geometry) -> Result<Tensor> {
-        let out = self.alias(geom(self.layout()));
+        let out = self.view_alias(geom(self.layout()));
         let in_shape = self.shape().to_vec();
         Ok(record(name, out, &[self], &[], false, move |g, _| {
             Ok(vec![Some(view_backward(g, &in_shape, geom.clone())?)])
@@ -135,7 +135,7 @@ impl Tensor {
         strides: Vec<usize>,
         name: &'static str,
     ) -> Result<Tensor> {
-        let out = self.alias(Layout {
+        let out = self.view_alias(Layout {
             shape,
             strides,
             offset: self.offset(),
@@ -196,7 +196,7 @@ impl Tensor {
             perm.push(d);
         }
         let p2 = perm.clone();
-        let out = self.alias(Layout {
+        let out = self.view_alias(Layout {
             shape: perm.iter().map(|&d| self.shape()[d]).collect(),
             strides: perm.iter().map(|&d| self.strides()[d]).collect(),
             offset: self.offset(),
@@ -272,7 +272,7 @@ impl Tensor {
             return Ok(self.clone());
         }
         let strides = self.layout().broadcast_strides("expand", &shape)?;
-        let out = self.alias(Layout {
+        let out = self.view_alias(Layout {
             shape,
             strides,
             offset: self.offset(),
