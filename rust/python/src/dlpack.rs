@@ -2,7 +2,6 @@
 //! consumer asks for `max_version >= (1, 0)`, legacy ones otherwise), `__dlpack_device__`,
 //! and `from_dlpack` consuming any producer's capsule exactly once.
 
-use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
 use ferrotorch::layout::Layout;
 use ferrotorch::{DType, Storage, Tensor};
@@ -371,6 +370,5 @@ pub fn from_dlpack(ext_tensor: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dlpack, m)?)?;
-    let _ = IntoPy::<()>::py(Ok(()));
     Ok(())
 }
