@@ -233,3 +233,9 @@ def test_einsum_matches_numpy(eq, shapes):
 def test_einsum_gradcheck():
     a, b = t64(np.ones((2, 3)) * 0.5), t64(np.arange(12.0).reshape(3, 4) / 10)
     assert torch.autograd.gradcheck(lambda p, q: torch.einsum("ij,jk->ik", p, q), (a, b))
+
+
+def test_scatter_with_scalar_value_backward():
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    (x * 1).scatter(1, torch.tensor([[0], [2]]), 5.0).sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 1.0], [1.0, 1.0, 0.0]]

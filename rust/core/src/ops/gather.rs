@@ -167,7 +167,7 @@ impl Tensor {
                 let gs = if gs.shape() == src_shape.as_slice() {
                     gs
                 } else {
-                    pad_to(&gs, &src_shape)?
+                    fit_src_grad(&gs, &src_shape)?
                 };
                 Ok(vec![Some(g.clone()), Some(gs)])
             },
@@ -193,7 +193,7 @@ impl Tensor {
                 let gs = if gs.shape() == src_shape.as_slice() {
                     gs
                 } else {
-                    pad_to(&gs, &src_shape)?
+                    fit_src_grad(&gs, &src_shape)?
                 };
                 Ok(vec![Some(gself), Some(gs)])
             },
@@ -394,6 +394,15 @@ impl Tensor {
         }
         Ok(out)
     }
+}
+
+/// Shapes the gradient of a scatter source: summed down when the source was broadcast
+/// (a 0-d value), zero-padded when the source was larger than the index.
+fn fit_src_grad(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if shape.len() < g.ndim() || shape.iter().product::<usize>() == 1 {
+        return g.sum_to(shape);
+    }
+    pad_to(g, shape)
 }
 
 /// Zero-pads a gradient up to `shape` (the part of src that index did not cover gets none).
