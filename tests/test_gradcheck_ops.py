@@ -29,12 +29,44 @@ def test_binary_gradcheck(op):
 
 
 @pytest.mark.parametrize("op", [o for o in REDUCTIONS if o.grad], ids=[o.name for o in REDUCTIONS if o.grad])
-@pytest.mark.parametrize("dim,keepdim", [(None, False), (1, False), (0, True)])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (1, False), (0, True), ((0, 2), True)])
 def test_reduction_gradcheck(op, dim, keepdim):
-    (x,) = inputs(op, 1, shape=(2, 3))
-    if op.name == "logsumexp" and dim is None:
-        dim = (0, 1)
+    if isinstance(dim, tuple) and not op.tuple_dims:
+        pytest.skip("op takes a single dim")
+    (x,) = inputs(op, 1, shape=(2, 3, 2))
     assert torch.autograd.gradcheck(lambda t: op.fn(t, dim, keepdim), (x,))
+
+
+@pytest.mark.parametrize("op", [o for o in UNARY if o.grad], ids=[o.name for o in UNARY if o.grad])
+def test_unary_gradcheck_strided_input(op):
+    """The gradient of a transposed (non-contiguous) input lands in the right places."""
+    (x,) = inputs(op, 1, shape=(3, 2), seed=7)
+    assert torch.autograd.gradcheck(lambda t: op.fn(t.t()), (x,))
+
+
+def test_gradcheck_ops_with_tensor_parameters():
+    rng = np.random.default_rng(8)
+    t = lambda *s: torch.tensor(rng.uniform(-1, 1, s).tolist(), dtype=torch.float64, requires_grad=True)  # noqa: E731
+    x, lo, hi = t(3, 4), t(4), t(3, 1)
+    lo = (lo - 2).detach().requires_grad_()
+    hi = (hi + 2).detach().requires_grad_()
+    # Gradient flows to x inside the bounds; the bounds here are never active.
+    assert torch.autograd.gradcheck(lambda a: a.clamp(lo.detach(), hi.detach()), (x,))
+    assert torch.autograd.gradcheck(lambda a, w: a.lerp(torch.zeros(3, 4, dtype=torch.float64), w), (x, t(3, 4)))
+    assert torch.autograd.gradcheck(lambda a: torch.cummax(a, 1).values, (x,))
+    assert torch.autograd.gradcheck(lambda a: a.logcumsumexp(0), (x,))
+    assert torch.autograd.gradcheck(lambda a: a.softmax(0) * a.log_softmax(1), (x,))
+    assert torch.autograd.gradcheck(lambda a: torch.nansum(a, 1), (x,))
+    assert torch.autograd.gradcheck(lambda a: torch.aminmax(a, dim=0).max, (x,))
+
+
+def test_clamp_gradient_at_the_bounds_is_one():
+    x = torch.tensor([-1.0, 0.0, 1.0, 2.0], requires_grad=True)
+    x.clamp(0.0, 1.0).sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0, 1.0, 0.0]  # bounds inclusive, as in PyTorch
+    y = torch.tensor([-1.0, 0.5, 3.0], requires_grad=True)
+    y.clamp(min=torch.tensor(0.0), max=torch.tensor([1.0, 1.0, 3.0])).sum().backward()
+    assert y.grad.tolist() == [0.0, 1.0, 1.0]
 
 
 def test_max_min_sort_topk_gradcheck():
@@ -79,7 +111,7 @@ def test_matmul_family_gradcheck():
     assert torch.autograd.gradcheck(lambda a, b: a.t() @ b, (t(3, 2), t(3, 2)))
 
 
-GRADGRAD = ["add", "sub", "mul", "div", "pow", "exp", "log", "tanh", "sigmoid", "softmax", "log_softmax"]
+GRADGRAD = ["add", "sub", "mul", "div", "pow", "exp", "log", "tanh", "sigmoid", "softmax", "log_softmax", "logaddexp", "hypot", "xlogy", "gelu", "silu", "logcumsumexp"]
 
 
 @pytest.mark.parametrize("name", GRADGRAD)
@@ -88,7 +120,7 @@ def test_gradgradcheck(name):
     assert torch.autograd.gradgradcheck(op.fn, inputs(op, op.arity))
 
 
-@pytest.mark.parametrize("name", ["sum", "mean"])
+@pytest.mark.parametrize("name", ["sum", "mean", "var", "std", "logsumexp", "norm", "prod"])
 def test_gradgradcheck_reductions(name):
     op = next(o for o in REDUCTIONS if o.name == name)
     (x,) = inputs(op, 1)

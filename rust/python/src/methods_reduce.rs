@@ -91,10 +91,23 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumsum(dim).py()?))
+        let r = cast_opt(&self.t, dtype)?.cumsum(dim).py()?;
+        Ok(PyTensor::new(cast_result(r, dtype)?))
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumprod(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumprod(dim).py()?))
+        let r = cast_opt(&self.t, dtype)?.cumprod(dim).py()?;
+        Ok(PyTensor::new(cast_result(r, dtype)?))
+    }
+}
+
+/// An explicit `dtype=` is the result dtype too (integer scans accumulate in int64).
+fn cast_result(
+    r: ferrotorch::Tensor,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ferrotorch::Tensor> {
+    match dtype {
+        Some(d) if !d.is_none() => r.to_dtype(crate::dtype::extract_dtype(d)?).py(),
+        _ => Ok(r),
     }
 }

@@ -33,6 +33,14 @@ pub enum BinaryOp {
     LogicalAnd,
     LogicalOr,
     LogicalXor,
+    /// C-style remainder (sign of the dividend), `torch.fmod`.
+    Fmod,
+    /// Division rounded toward zero, `div(rounding_mode='trunc')`.
+    TruncDiv,
+    Hypot,
+    Copysign,
+    Xlogy,
+    LogAddExp,
 }
 
 use BinaryOp::*;
@@ -64,7 +72,21 @@ impl BinaryOp {
             LogicalAnd => "logical_and",
             LogicalOr => "logical_or",
             LogicalXor => "logical_xor",
+            Fmod => "fmod",
+            TruncDiv => "div",
+            Hypot => "hypot",
+            Copysign => "copysign",
+            Xlogy => "xlogy",
+            LogAddExp => "logaddexp",
         }
+    }
+    /// Ops whose integer inputs compute (and return) in the default float type.
+    fn int_to_float(self) -> bool {
+        matches!(self, Div | Atan2 | Copysign | Xlogy)
+    }
+    /// Ops that PyTorch only defines for floating point inputs.
+    fn float_only(self) -> bool {
+        matches!(self, Hypot | LogAddExp)
     }
     fn is_compare(self) -> bool {
         matches!(
@@ -131,10 +153,63 @@ fn arith<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [C]) {
     }
 }
 
+#[inline(always)]
+fn is_negative<F: Float>(y: F) -> bool {
+    // -0.0 counts as negative (its reciprocal is -inf), as in C's copysign.
+    y < F::zero() || (y == F::zero() && F::one() / y < F::zero())
+}
+
 fn float_only<F: Float>(op: BinaryOp, a: Src<F>, b: Src<F>, out: &mut [F]) {
     match op {
         Div => zip(a, b, out, |x, y| x / y),
         Atan2 => zip(a, b, out, |x, y| x.atan2(y)),
+        // fmod is exact, so computing it in f64 and rounding back loses nothing.
+        Fmod => zip(a, b, out, |x, y| F::from_f64(x.to_f64() % y.to_f64())),
+        TruncDiv => zip(a, b, out, |x, y| (x / y).trunc()),
+        Hypot => zip(a, b, out, |x, y| {
+            let (x, y) = (x.abs(), y.abs());
+            let (m, n) = if x >= y { (x, y) } else { (y, x) };
+            if m.is_inf() || n.is_inf() {
+                F::max_value() * F::from_f64c(2.0)
+            } else if m == F::zero() || m.is_nan() || n.is_nan() {
+                m + n
+            } else {
+                // Scaled so that squaring cannot overflow.
+                let r = n / m;
+                m * (F::one() + r * r).sqrt()
+            }
+        }),
+        Copysign => zip(
+            a,
+            b,
+            out,
+            |x, y| {
+                if is_negative(y) {
+                    -x.abs()
+                } else {
+                    x.abs()
+                }
+            },
+        ),
+        Xlogy => zip(a, b, out, |x, y| {
+            if y.is_nan() {
+                y
+            } else if x == F::zero() {
+                F::zero()
+            } else {
+                x * y.ln()
+            }
+        }),
+        LogAddExp => zip(a, b, out, |x, y| {
+            let (m, n) = if x >= y { (x, y) } else { (y, x) };
+            if m.is_inf() && m == n {
+                m
+            } else if x.is_nan() || y.is_nan() {
+                x + y
+            } else {
+                m + (n - m).exp().ln_1p()
+            }
+        }),
         _ => arith(op, a, b, out),
     }
 }
@@ -159,6 +234,9 @@ fn bitwise(op: BinaryOp, a: Src<i64>, b: Src<i64>, out: &mut [i64]) {
                 0
             }
         }),
+        // Zero divisors are rejected before the loop.
+        Fmod => zip(a, b, out, |x, y| if y == 0 { 0 } else { x.wrapping_rem(y) }),
+        TruncDiv => zip(a, b, out, |x, y| if y == 0 { 0 } else { x.wrapping_div(y) }),
         _ => arith(op, a, b, out),
     }
 }
@@ -194,30 +272,35 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     if op == Sub && common == DType::Bool {
-        bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        bail!(Runtime, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
     }
-    if matches!(op, Div | Atan2) && !common.is_float() {
+    if op == Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
+        bail!(Runtime, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    if common == DType::Bool && matches!(op, Pow | Shl | Shr | Fmod | TruncDiv | Rem | FloorDiv) {
+        bail!(Runtime, "{name}: \"{name}_cpu\" not implemented for 'Bool'");
+    }
+    if op.float_only() && !common.is_float() {
+        bail!(
+            Runtime,
+            "{name}: \"{name}_cpu\" not implemented for '{}' (expected floating point inputs)",
+            common.name()
+        );
+    }
+    if op.int_to_float() && !common.is_float() {
         common = DType::F32;
     }
     let cd = compute_dtype(common);
     let a = as_src(&a.to_dtype_raw(cd), &shape)?;
     let b = as_src(&b.to_dtype_raw(cd), &shape)?;
     let n: usize = shape.iter().product();
-    if cd == DType::I64 && matches!(op, FloorDiv | Rem) && b.contiguous_slice::<i64>().contains(&0)
+    if cd == DType::I64
+        && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
+        && b.contiguous_slice::<i64>().contains(&0)
     {
         bail!(
             Runtime,
             "{name}: ZeroDivisionError (integer division by zero)"
-        );
-    }
-    if cd == DType::I64
-        && op == Pow
-        && common != DType::Bool
-        && b.contiguous_slice::<i64>().iter().any(|&v| v < 0)
-    {
-        bail!(
-            Runtime,
-            "pow: Integers to negative integer powers are not allowed."
         );
     }
     let out_dtype = if op.is_compare() { DType::Bool } else { cd };
@@ -280,6 +363,9 @@ impl Tensor {
         if !crate::autograd::is_grad_enabled() || !(self.requires_grad() || other.requires_grad()) {
             return Ok(out);
         }
+        if matches!(op, TruncDiv) {
+            return Ok(out);
+        }
         let (sa, sb) = (self.shape().to_vec(), other.shape().to_vec());
         let (da, db) = (self.dtype(), other.dtype());
         // Each gradient is reduced to its input's shape and cast back to its dtype.
@@ -300,6 +386,11 @@ impl Tensor {
             Atan2 => "Atan2Backward0",
             Rem => "RemainderBackward0",
             FloorDiv => "FloorDivideBackward0",
+            Fmod => "FmodBackward1",
+            Hypot => "HypotBackward0",
+            Copysign => "CopysignBackward0",
+            Xlogy => "XlogyBackward0",
+            LogAddExp => "LogaddexpBackward0",
             _ => "BinaryBackward0",
         };
         Ok(record(
@@ -349,6 +440,34 @@ impl Tensor {
                         Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?),
                     ),
                     FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    Fmod => (
+                        Some(g.clone()),
+                        Some(g.neg()?.mul(&binary_forward(TruncDiv, a, b)?)?),
+                    ),
+                    Hypot => {
+                        let h = a.binary(Hypot, b)?;
+                        (Some(g.mul(a)?.div(&h)?), Some(g.mul(b)?.div(&h)?))
+                    }
+                    Copysign => {
+                        // d/da |a| * s(b) = sign(a) * s(b), where s(b) = copysign(1, b).
+                        let s = binary_forward(Copysign, &Tensor::ones(&[], a.dtype()), b)?;
+                        let ga = g.mul(&a.sign()?.mul(&s)?)?;
+                        (Some(ga), Some(g.zeros_like()))
+                    }
+                    Xlogy => {
+                        let nz = a.binary_scalar(Ne, Scalar::Float(0.0))?;
+                        let zero = Tensor::zeros(&[], g.dtype());
+                        let ga = nz.where_(&g.mul(&b.log()?)?, &zero)?;
+                        (Some(ga), Some(g.mul(a)?.div(b)?))
+                    }
+                    LogAddExp => {
+                        // softmax weights of the two inputs.
+                        let y = a.binary(LogAddExp, b)?;
+                        (
+                            Some(g.mul(&a.sub(&y)?.exp()?)?),
+                            Some(g.mul(&b.sub(&y)?.exp()?)?),
+                        )
+                    }
                     _ => (None, None),
                 };
                 Ok(vec![fin(ga, &sa, da)?, fin(gb, &sb, db)?])
@@ -358,6 +477,12 @@ impl Tensor {
 
     /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.
     pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        if op == Pow && !self.dtype().is_float() && matches!(s, Scalar::Int(v) if v < 0) {
+            bail!(
+                Runtime,
+                "pow: Integers to negative integer powers are not allowed."
+            );
+        }
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
         self.binary(op, &Tensor::scalar(s, dt))
     }

@@ -143,6 +143,13 @@ impl Tensor {
 
     /// `softplus(beta, threshold)`: log(1 + exp(beta x)) / beta, linear above the threshold.
     pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "softplus: \"softplus_cpu\" not implemented for '{}'",
+                self.dtype().name()
+            );
+        }
         let bx = self.mul_scalar(f(beta))?;
         let soft = bx
             .exp()?

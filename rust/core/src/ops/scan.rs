@@ -1,9 +1,9 @@
-//! Cumulative ops along a dim: cumsum, cumprod.
+//! Cumulative ops along a dim: cumsum, cumprod, cummax/cummin, logcumsumexp.
 
 use crate::autograd::record;
 use crate::layout::wrap_dim;
 use crate::ops::reduce::{accum_dtypes, to_rows};
-use crate::{DType, Result, Tensor};
+use crate::{bail, DType, Result, Scalar, Tensor};
 
 fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     let (out_dt, cd) = accum_dtypes(x.dtype());
@@ -33,7 +33,11 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
         (_, false) => run!(i64, 0, |a: i64, b: i64| a.wrapping_add(b)),
         (_, true) => run!(i64, 1, |a: i64, b: i64| a.wrapping_mul(b)),
     }
-    // Rows have `dim` moved last; move it back.
+    unrow(x, out, dim, out_dt)
+}
+
+/// Rows of `to_rows(x, [dim])` (dim moved last) back to `x`'s layout, cast to `dt`.
+fn unrow(x: &Tensor, out: Tensor, dim: usize, dt: DType) -> Result<Tensor> {
     let nd = x.ndim() as i64;
     let mut perm: Vec<i64> = (0..nd).filter(|&d| d != dim as i64).collect();
     perm.push(dim as i64);
@@ -49,7 +53,54 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
         .reshape(&shape)?
         .permute(&inv)?
         .contiguous_copy()
-        .to_dtype_raw(out_dt))
+        .to_dtype_raw(dt))
+}
+
+/// Indices of the running maximum (or minimum) along `dim`: ties move to the later index
+/// and a NaN, once seen, stays the extreme, as in PyTorch.
+fn running_extreme_index(x: &Tensor, dim: usize, is_max: bool) -> Result<Tensor> {
+    if x.ndim() == 0 {
+        return Ok(Tensor::zeros(&[], DType::I64));
+    }
+    let cd = if x.dtype().is_float() {
+        DType::F64
+    } else {
+        DType::I64
+    };
+    let rows = to_rows(&x.to_dtype_raw(cd), &[dim]);
+    let idx = Tensor::uninit(&[rows.outer * rows.inner], DType::I64);
+    let inner = rows.inner.max(1);
+    let o: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
+    macro_rules! run {
+        ($T:ty) => {{
+            let data: &[$T] = rows.data.contiguous_slice();
+            for (row, orow) in data.chunks(inner).zip(o.chunks_mut(inner)) {
+                let mut best = 0usize;
+                for (j, (&v, oj)) in row.iter().zip(orow.iter_mut()).enumerate() {
+                    let b = row[best];
+                    #[allow(clippy::eq_op)]
+                    let b_nan = b != b;
+                    #[allow(clippy::eq_op)]
+                    let v_nan = v != v;
+                    let take = if b_nan {
+                        v_nan
+                    } else {
+                        v_nan || (if is_max { v >= b } else { v <= b })
+                    };
+                    if take {
+                        best = j;
+                    }
+                    *oj = best as i64;
+                }
+            }
+        }};
+    }
+    if cd == DType::F64 {
+        run!(f64)
+    } else {
+        run!(i64)
+    }
+    unrow(x, idx, dim, DType::I64)
 }
 
 impl Tensor {
@@ -93,5 +144,45 @@ impl Tensor {
                 Ok(vec![Some(acc.div(x)?)])
             },
         ))
+    }
+}
+
+impl Tensor {
+    /// `cummax(dim)` / `cummin(dim)`: running extreme values and their indices; the gradient
+    /// flows to the index each output came from (values are a gather, so it is differentiable).
+    pub fn cum_extreme(&self, dim: i64, is_max: bool) -> Result<(Tensor, Tensor)> {
+        let name = if is_max { "cummax" } else { "cummin" };
+        let d = wrap_dim(name, dim, self.ndim())?;
+        let idx = running_extreme_index(self, d, is_max)?;
+        if self.ndim() == 0 {
+            return Ok((self.clone_tensor(), idx));
+        }
+        Ok((self.gather(d as i64, &idx)?, idx))
+    }
+
+    /// `logcumsumexp(dim)`: log of the running sum of exponentials, shifted by the running
+    /// maximum so that large inputs neither overflow nor lose the small terms.
+    pub fn logcumsumexp(&self, dim: i64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "logcumsumexp: \"logcumsumexp_out_cpu\" not implemented for '{}'",
+                self.dtype().name()
+            );
+        }
+        let d = wrap_dim("logcumsumexp", dim, self.ndim())?;
+        if self.ndim() == 0 || self.numel() == 0 {
+            return self.mul_scalar(Scalar::Float(1.0));
+        }
+        // The global row max keeps exp() in range; where the running sum underflows to zero we
+        // fall back to the running max (exact when one term dominates).
+        let m = self.detach().amax_dims(&[d as i64], true, true)?;
+        let finite = m.isfinite()?;
+        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype()))?;
+        let s = self.sub(&m)?.exp()?.cumsum(d as i64)?;
+        let direct = s.log()?.add(&m)?;
+        let (run_max, _) = self.cum_extreme(d as i64, true)?;
+        let ok = s.binary_scalar(crate::ops::BinaryOp::Gt, Scalar::Float(0.0))?;
+        ok.where_(&direct, &run_max)
     }
 }

@@ -36,6 +36,7 @@ impl Tensor {
                 self.dtype().name()
             );
         }
+        reduce_dims("norm", dims, self.ndim())?;
         let a = self.unary(UnaryOp::Abs)?;
         if p == f64::INFINITY {
             return a.amax_dims(dims, keepdim, true);
@@ -118,6 +119,9 @@ impl Tensor {
 
     /// `topk(k, dim, largest, sorted)` -> (values, indices).
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+        if self.dtype() == DType::Bool {
+            bail!(Runtime, "topk does not support bool dtypes on CPU");
+        }
         let d = wrap_dim("topk", dim, self.ndim())?;
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };
         if k > size {
