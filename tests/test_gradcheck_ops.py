@@ -60,13 +60,42 @@ def test_gradcheck_ops_with_tensor_parameters():
     assert torch.autograd.gradcheck(lambda a: torch.aminmax(a, dim=0).max, (x,))
 
 
-def test_clamp_gradient_at_the_bounds_is_one():
-    x = torch.tensor([-1.0, 0.0, 1.0, 2.0], requires_grad=True)
+def test_clamp_gradient_at_the_bounds():
+    # Number bounds: PyTorch's minimum-norm subgradient, 0 at the bounds (like relu/hardtanh).
+    x = torch.tensor([-1.0, 0.0, 0.5, 1.0, 2.0], requires_grad=True)
     x.clamp(0.0, 1.0).sum().backward()
-    assert x.grad.tolist() == [0.0, 1.0, 1.0, 0.0]  # bounds inclusive, as in PyTorch
-    y = torch.tensor([-1.0, 0.5, 3.0], requires_grad=True)
-    y.clamp(min=torch.tensor(0.0), max=torch.tensor([1.0, 1.0, 3.0])).sum().backward()
-    assert y.grad.tolist() == [0.0, 1.0, 1.0]
+    assert x.grad.tolist() == [0.0, 0.0, 1.0, 0.0, 0.0]
+    x.grad = None
+    x.clamp_min(0.0).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 1.0, 1.0, 1.0]
+    # Tensor bounds: like maximum/minimum, a tie splits the gradient between input and bound.
+    y = torch.tensor([-1.0, 0.0, 0.5, 1.0, 2.0], requires_grad=True)
+    lo = torch.zeros(5, requires_grad=True)
+    hi = torch.ones(5, requires_grad=True)
+    torch.clamp(y, lo, hi).backward(torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
+    assert y.grad.tolist() == [0.0, 1.0, 3.0, 2.0, 0.0]
+    assert lo.grad.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0] and hi.grad.tolist() == [0.0, 0.0, 0.0, 2.0, 5.0]
+
+
+def test_gradients_at_special_points():
+    # std of a constant row: zero gradient, not NaN.
+    x = torch.tensor([[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    x.std(1).sum().backward()
+    assert x.grad.tolist()[0] == [0.0, 0.0, 0.0] and not x.grad.isnan().any().item()
+    # x ** 0 at x == 0: zero gradient.
+    z = torch.tensor([0.0, 2.0], requires_grad=True)
+    (z**0).sum().backward()
+    assert z.grad.tolist() == [0.0, 0.0]
+    # cumprod through zeros: exact gradient without dividing by the input.
+    c = torch.tensor([[2.0, 0.0, 3.0, 0.0, 5.0]], dtype=torch.float64, requires_grad=True)
+    c.cumprod(1).sum().backward()
+    assert c.grad.tolist() == [[1.0, 8.0, 0.0, 0.0, 0.0]]
+    assert torch.autograd.gradcheck(lambda t: t.cumprod(1), (c,))
+    assert torch.autograd.gradgradcheck(lambda t: t.cumprod(1), (c,))
+    # div with rounding_mode='trunc' is differentiable with a zero gradient.
+    d = torch.tensor([3.5], requires_grad=True)
+    torch.div(d, 2, rounding_mode="trunc").sum().backward()
+    assert d.grad.tolist() == [0.0]
 
 
 def test_max_min_sort_topk_gradcheck():

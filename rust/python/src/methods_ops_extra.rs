@@ -17,25 +17,55 @@ fn cast_opt(t: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     }
 }
 
-fn bound(ob: Option<&Bound<'_, PyAny>>, like: &Tensor) -> PyResult<Option<Tensor>> {
+/// A clamp bound: absent, a Python number, or a tensor.
+enum Bnd {
+    None,
+    S(Scalar),
+    T(Tensor),
+}
+
+fn bound(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Bnd> {
     match ob {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
+        None => Ok(Bnd::None),
+        Some(o) if o.is_none() => Ok(Bnd::None),
         Some(o) => {
             if let Ok(t) = o.cast::<PyTensor>() {
-                return Ok(Some(t.borrow().t.clone()));
+                return Ok(Bnd::T(t.borrow().t.clone()));
             }
             let s = extract_scalar(o)?.ok_or_else(|| {
                 PyTypeError::new_err("clamp(): min and max must be numbers or Tensors")
             })?;
-            let dt = if like.dtype().is_float() || !matches!(s, Scalar::Float(_)) {
-                like.dtype()
-            } else {
-                crate::tensor::default_dtype()
-            };
-            Ok(Some(Tensor::scalar(s, dt)))
+            Ok(Bnd::S(s))
         }
     }
+}
+
+/// Number bounds take the scalar path (PyTorch's clamp.Scalar); any tensor bound makes the
+/// numbers 0-d tensors and takes the tensor path (clamp.Tensor).
+fn clamp_any(x: &Tensor, lo: Bnd, hi: Bnd) -> ferrotorch::Result<Tensor> {
+    let as_scalar = |b: &Bnd| match b {
+        Bnd::S(s) => Some(*s),
+        _ => None,
+    };
+    if !matches!(lo, Bnd::T(_)) && !matches!(hi, Bnd::T(_)) {
+        return x.clamp(as_scalar(&lo), as_scalar(&hi));
+    }
+    let as_tensor = |b: Bnd| match b {
+        Bnd::None => None,
+        Bnd::T(t) => Some(t),
+        Bnd::S(s) => Some(Tensor::scalar(
+            s,
+            ferrotorch::dtype::result_type(
+                &[
+                    ferrotorch::dtype::Operand::Dim(x.dtype()),
+                    ferrotorch::dtype::Operand::Scalar(s.category()),
+                ],
+                crate::tensor::default_dtype(),
+            ),
+        )),
+    };
+    let (lo, hi) = (as_tensor(lo), as_tensor(hi));
+    x.clamp_t(lo.as_ref(), hi.as_ref())
 }
 
 fn correction_of(unbiased: Option<bool>, correction: Option<f64>) -> f64 {
@@ -163,10 +193,8 @@ impl PyTensor {
         min: Option<&Bound<'_, PyAny>>,
         max: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let (lo, hi) = (bound(min, &self.t)?, bound(max, &self.t)?);
-        Ok(PyTensor::new(
-            self.t.clamp_t(lo.as_ref(), hi.as_ref()).py()?,
-        ))
+        let (lo, hi) = (bound(min)?, bound(max)?);
+        Ok(PyTensor::new(clamp_any(&self.t, lo, hi).py()?))
     }
     #[pyo3(signature = (min=None, max=None))]
     fn clip(
@@ -182,9 +210,17 @@ impl PyTensor {
         min: Option<&Bound<'py, PyAny>>,
         max: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let (lo, hi) = (bound(min, &slf.t)?, bound(max, &slf.t)?);
+        let (lo, hi) = (bound(min)?, bound(max)?);
+        let deps: Vec<Tensor> = [&lo, &hi]
+            .into_iter()
+            .filter_map(|b| match b {
+                Bnd::T(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect();
+        let deps: Vec<&Tensor> = deps.iter().collect();
         slf.t
-            .apply_inplace("clamp_", &[], |s| s.clamp_t(lo.as_ref(), hi.as_ref()))
+            .apply_inplace("clamp_", &deps, |s| clamp_any(s, lo, hi))
             .py()?;
         Ok(slf)
     }

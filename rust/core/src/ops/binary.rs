@@ -363,9 +363,6 @@ impl Tensor {
         if !crate::autograd::is_grad_enabled() || !(self.requires_grad() || other.requires_grad()) {
             return Ok(out);
         }
-        if matches!(op, TruncDiv) {
-            return Ok(out);
-        }
         let (sa, sb) = (self.shape().to_vec(), other.shape().to_vec());
         let (da, db) = (self.dtype(), other.dtype());
         // Each gradient is reduced to its input's shape and cast back to its dtype.
@@ -386,6 +383,7 @@ impl Tensor {
             Atan2 => "Atan2Backward0",
             Rem => "RemainderBackward0",
             FloorDiv => "FloorDivideBackward0",
+            TruncDiv => "DivBackward1",
             Fmod => "FmodBackward1",
             Hypot => "HypotBackward0",
             Copysign => "CopysignBackward0",
@@ -407,7 +405,11 @@ impl Tensor {
                     Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
                     Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
                     Pow => {
+                        // b * a^(b-1), taken as 0 where b == 0 (else 0 * 0^-1 = NaN at a == 0).
                         let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
+                        let ga = b
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .where_(&Tensor::zeros(&[], ga.dtype()), &ga)?;
                         let gb = if b.requires_grad() {
                             // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
                             let lg = a.log()?;
@@ -439,7 +441,7 @@ impl Tensor {
                         Some(g.clone()),
                         Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?),
                     ),
-                    FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    FloorDiv | TruncDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
                     Fmod => (
                         Some(g.clone()),
                         Some(g.neg()?.mul(&binary_forward(TruncDiv, a, b)?)?),
@@ -455,9 +457,12 @@ impl Tensor {
                         (Some(ga), Some(g.zeros_like()))
                     }
                     Xlogy => {
-                        let nz = a.binary_scalar(Ne, Scalar::Float(0.0))?;
+                        // log(b), except 0 where a == b == 0 (as PyTorch, avoiding -inf).
+                        let both0 = a
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .binary(LogicalAnd, &b.eq_scalar(Scalar::Float(0.0))?)?;
                         let zero = Tensor::zeros(&[], g.dtype());
-                        let ga = nz.where_(&g.mul(&b.log()?)?, &zero)?;
+                        let ga = both0.where_(&zero, &g.mul(&b.log()?)?)?;
                         (Some(ga), Some(g.mul(a)?.div(b)?))
                     }
                     LogAddExp => {

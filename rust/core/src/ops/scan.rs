@@ -103,6 +103,36 @@ fn running_extreme_index(x: &Tensor, dim: usize, is_max: bool) -> Result<Tensor>
     unrow(x, idx, dim, DType::I64)
 }
 
+/// d/dx_k of sum_j g_j prod_{i<=j} x_i = E_k * S_k, with E_k = prod_{i<k} x_i and
+/// S_k = g_k + x_{k+1} S_{k+1}: no division, so zeros are fine. One step per position along
+/// `dim` (only taken when the input has zeros), in tensor ops so double backward works.
+fn cumprod_grad_with_zeros(x: &Tensor, g: &Tensor, d: usize) -> Result<Tensor> {
+    let di = d as i64;
+    let n = x.shape()[d];
+    let mut s: Vec<Tensor> = Vec::with_capacity(n);
+    let mut next = g.select(di, n as i64 - 1)?;
+    s.push(next.clone());
+    for k in (0..n - 1).rev() {
+        next = g
+            .select(di, k as i64)?
+            .add(&x.select(di, k as i64 + 1)?.mul(&next)?)?;
+        s.push(next.clone());
+    }
+    s.reverse();
+    let s = Tensor::stack(&s, di)?;
+    let mut ones_shape = x.shape().to_vec();
+    ones_shape[d] = 1;
+    let excl = Tensor::cat(
+        &[
+            Tensor::ones(&ones_shape, x.dtype()),
+            x.narrow(di, 0, n as i64 - 1)?,
+        ],
+        di,
+    )?
+    .cumprod(di)?;
+    excl.mul(&s)
+}
+
 impl Tensor {
     pub fn cumsum(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumsum", dim, self.ndim())?;
@@ -120,7 +150,8 @@ impl Tensor {
         ))
     }
 
-    /// `cumprod`; the gradient divides by the input, so it assumes no zeros in the input.
+    /// `cumprod`. Without zeros the gradient is revcumsum(g * y) / x; with zeros it runs the
+    /// division-free recurrence (see `cumprod_grad_with_zeros`).
     pub fn cumprod(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumprod", dim, self.ndim())?;
         let out = scan(self, d, true)?;
@@ -140,6 +171,14 @@ impl Tensor {
                     },
                 );
                 let di = d as i64;
+                let has_zero = x.ndim() > 0
+                    && x.detach()
+                        .eq_scalar(Scalar::Float(0.0))?
+                        .to_vec::<bool>()
+                        .contains(&true);
+                if has_zero {
+                    return Ok(vec![Some(cumprod_grad_with_zeros(x, g, d)?)]);
+                }
                 let acc = g.mul(&y)?.flip(&[di])?.cumsum(di)?.flip(&[di])?;
                 Ok(vec![Some(acc.div(x)?)])
             },

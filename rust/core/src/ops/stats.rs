@@ -24,7 +24,12 @@ impl Tensor {
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
-        self.var_dims(dims, correction, keepdim)?.sqrt()
+        // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero. Feeding sqrt
+        // a 1 there keeps NaN out of the backward (and of double backward).
+        let v = self.var_dims(dims, correction, keepdim)?;
+        let zero = v.eq_scalar(Scalar::Float(0.0))?;
+        let safe = zero.where_(&Tensor::ones(&[], v.dtype()), &v)?;
+        zero.where_(&Tensor::zeros(&[], v.dtype()), &safe.sqrt()?)
     }
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
