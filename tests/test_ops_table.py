@@ -483,6 +483,7 @@ ERROR_CASES = [
     (lambda: torch.tensor([1, 2]).mean(), RuntimeError, r"mean\(\): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: int64"),
     (lambda: torch.tensor([1, 2]).var(), RuntimeError, r"var: .*int64"),
     (lambda: torch.ones(2) & torch.ones(2), RuntimeError, r"bitwise_and_cpu\" not implemented for 'float32'"),
+    (lambda: ~torch.ones(2), RuntimeError, r"bitwise_not: \"bitwise_not_cpu\" not implemented for 'float32'"),
     (lambda: torch.ones(2) << torch.ones(2), RuntimeError, r"bitwise_left_shift_cpu\" not implemented for 'float32'"),
     (lambda: torch.ones(2, 3).sum(2), IndexError, r"sum: Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"),
     (lambda: torch.ones(2, 3).mean((0, -3)), IndexError, r"mean: Dimension out of range"),

@@ -353,8 +353,8 @@ impl PyTensor {
         let r = match t.dtype() {
             DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
             d if d.is_float() => {
-                return Err(PyTypeError::new_err(format!(
-                    "bitwise_not: not implemented for '{}'",
+                return Err(PyRuntimeError::new_err(format!(
+                    "bitwise_not: \"bitwise_not_cpu\" not implemented for '{}'",
                     d.name()
                 )))
             }

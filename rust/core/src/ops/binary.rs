@@ -431,7 +431,11 @@ impl Tensor {
                         (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
                     }
                     Atan2 => {
+                        // At (0, 0) the gradient is taken as 0 (PyTorch), not 0/0.
                         let den = a.mul(a)?.add(&b.mul(b)?)?;
+                        let den = den
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .where_(&Tensor::ones(&[], den.dtype()), &den)?;
                         (
                             Some(g.mul(b)?.div(&den)?),
                             Some(g.neg()?.mul(a)?.div(&den)?),
@@ -559,3 +563,84 @@ impl Tensor {
 
 #[allow(dead_code)]
 fn _assert_error_is_used(_: Error) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t<T: crate::Element>(v: Vec<T>) -> Tensor {
+        let n = v.len();
+        Tensor::from_vec(v, &[n]).unwrap()
+    }
+
+    #[test]
+    fn fmod_and_trunc_division_round_toward_zero() {
+        let a = t(vec![-7i64, 7, -8, i64::MAX]);
+        let b = t(vec![2i64, -2, 3, 2]);
+        let r = a.binary(Fmod, &b).unwrap();
+        assert_eq!(r.to_vec::<i64>(), vec![-1, 1, -2, 1]);
+        let q = a.binary(TruncDiv, &b).unwrap();
+        assert_eq!(q.to_vec::<i64>(), vec![-3, -3, -2, i64::MAX / 2]);
+        let f = t(vec![-7.5f64, 7.5])
+            .binary(Fmod, &t(vec![2.0f64, -2.0]))
+            .unwrap();
+        assert_eq!(f.to_vec::<f64>(), vec![-1.5, 1.5]);
+    }
+
+    #[test]
+    fn integer_division_by_zero_is_an_error() {
+        let a = t(vec![1i64, 2]);
+        let z = t(vec![1i64, 0]);
+        for op in [FloorDiv, Rem, Fmod, TruncDiv] {
+            let e = a.binary(op, &z).unwrap_err().to_string();
+            assert!(e.contains("ZeroDivisionError"), "{e}");
+        }
+        // Floats divide by zero to inf/nan as IEEE says.
+        let f = t(vec![1.0f32]).binary(FloorDiv, &t(vec![0.0f32])).unwrap();
+        assert!(f.to_vec::<f32>()[0].is_infinite());
+    }
+
+    #[test]
+    fn stable_kernels_at_extremes() {
+        let h = t(vec![3e300f64, f64::INFINITY])
+            .binary(Hypot, &t(vec![4e300f64, f64::NAN]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!((h[0] / 5e300 - 1.0).abs() < 1e-12 && h[1] == f64::INFINITY);
+        let l = t(vec![1000.0f64, f64::NEG_INFINITY])
+            .binary(LogAddExp, &t(vec![1000.0f64, f64::NEG_INFINITY]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!((l[0] - 1000.0 - std::f64::consts::LN_2).abs() < 1e-12);
+        assert_eq!(l[1], f64::NEG_INFINITY);
+        let c = t(vec![3.0f32, 3.0])
+            .binary(Copysign, &t(vec![-0.0f32, 0.0]))
+            .unwrap();
+        assert_eq!(c.to_vec::<f32>(), vec![-3.0, 3.0]);
+        let x = t(vec![0.0f64, 0.0])
+            .binary(Xlogy, &t(vec![0.0f64, f64::NAN]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!(x[0] == 0.0 && x[1].is_nan());
+    }
+
+    #[test]
+    fn bool_and_integer_rules() {
+        let b = t(vec![true, false]);
+        assert!(b.binary(Sub, &b).is_err());
+        assert!(t(vec![1.0f32, 2.0]).binary(Sub, &b).is_err());
+        assert!(b.binary(Pow, &b).is_err());
+        assert!(t(vec![2i64]).pow_scalar(Scalar::Int(-1)).is_err());
+        // A tensor exponent computes integer powers (2^-1 truncates to 0), as PyTorch.
+        let p = t(vec![2i64, -1]).binary(Pow, &t(vec![-1i64, -3])).unwrap();
+        assert_eq!(p.to_vec::<i64>(), vec![0, -1]);
+        assert!(t(vec![1i64]).binary(Hypot, &t(vec![1i64])).is_err());
+        assert_eq!(
+            t(vec![1i64])
+                .binary(Copysign, &t(vec![-1i64]))
+                .unwrap()
+                .dtype(),
+            DType::F32
+        );
+    }
+}

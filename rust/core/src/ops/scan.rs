@@ -225,3 +225,44 @@ impl Tensor {
         ok.where_(&direct, &run_max)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Tensor;
+
+    #[test]
+    fn cummax_ties_move_on_and_nan_sticks() {
+        let x = Tensor::from_vec(vec![1.0f64, 3.0, 3.0, f64::NAN, 5.0], &[5]).unwrap();
+        let (v, i) = x.cum_extreme(0, true).unwrap();
+        assert_eq!(i.to_vec::<i64>(), vec![0, 1, 2, 3, 3]);
+        assert!(v.to_vec::<f64>()[4].is_nan());
+        let y = Tensor::from_vec(vec![2i64, 1, 1, 3], &[2, 2]).unwrap();
+        let (v, i) = y.cum_extreme(0, false).unwrap();
+        assert_eq!(v.to_vec::<i64>(), vec![2, 1, 1, 1]);
+        assert_eq!(i.to_vec::<i64>(), vec![0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn logcumsumexp_keeps_small_terms_and_handles_minus_inf() {
+        let x = Tensor::from_vec(vec![-1000.0f64, 0.0, 1000.0], &[3]).unwrap();
+        let y = x.logcumsumexp(0).unwrap().to_vec::<f64>();
+        assert_eq!(y[0], -1000.0);
+        assert!(y[1].abs() < 1e-12 && (y[2] - 1000.0).abs() < 1e-12);
+        let m = Tensor::from_vec(vec![f64::NEG_INFINITY; 2], &[2]).unwrap();
+        assert_eq!(
+            m.logcumsumexp(0).unwrap().to_vec::<f64>(),
+            vec![f64::NEG_INFINITY; 2]
+        );
+    }
+
+    #[test]
+    fn cumprod_gradient_through_zeros() {
+        let x = Tensor::from_vec(vec![2.0f64, 0.0, 3.0, 0.0, 5.0], &[5]).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let y = x.cumprod(0).unwrap().sum_dims(&[], false).unwrap();
+        let one = Tensor::ones(&[], crate::DType::F64);
+        let g = crate::autograd::grad(&[y], &[one], &[x.clone()], false, false, false).unwrap();
+        let g = g[0].as_ref().unwrap().to_vec::<f64>();
+        assert_eq!(g, vec![1.0, 8.0, 0.0, 0.0, 0.0]);
+    }
+}

@@ -24,12 +24,8 @@ impl Tensor {
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
-        // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero. Feeding sqrt
-        // a 1 there keeps NaN out of the backward (and of double backward).
-        let v = self.var_dims(dims, correction, keepdim)?;
-        let zero = v.eq_scalar(Scalar::Float(0.0))?;
-        let safe = zero.where_(&Tensor::ones(&[], v.dtype()), &v)?;
-        zero.where_(&Tensor::zeros(&[], v.dtype()), &safe.sqrt()?)
+        // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero.
+        self.var_dims(dims, correction, keepdim)?.sqrt_safe()
     }
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
@@ -65,14 +61,24 @@ impl Tensor {
         }
         a.pow_scalar(Scalar::Float(p))?
             .sum_dims(dims, keepdim)?
-            .pow_scalar(Scalar::Float(1.0 / p))
+            .root_safe(p)
     }
 
     /// sqrt whose gradient is 0 (not inf/nan) where the input is 0.
     fn sqrt_safe(&self) -> Result<Tensor> {
+        self.root_safe(2.0)
+    }
+
+    /// `self^(1/p)` whose gradient is 0 (not inf/nan) where the input is 0: the root is taken
+    /// of 1 there, so no infinite factor enters the backward (or double backward).
+    fn root_safe(&self, p: f64) -> Result<Tensor> {
         let zero = self.binary_scalar(crate::ops::BinaryOp::Eq, Scalar::Float(0.0))?;
         let safe = zero.where_(&Tensor::ones(&[], self.dtype()), self)?;
-        let r = safe.sqrt()?;
+        let r = if p == 2.0 {
+            safe.sqrt()?
+        } else {
+            safe.pow_scalar(Scalar::Float(1.0 / p))?
+        };
         zero.where_(&Tensor::zeros(&[], self.dtype()), &r)
     }
 
