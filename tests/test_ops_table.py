@@ -462,6 +462,8 @@ def test_other_reductions():
     assert x.bool().cumsum(0).tolist() == [[0, 1, 0], [1, 1, 1]]
     assert x.float().mean(1, dtype=torch.float64).dtype == torch.float64 and x.mean(dtype=torch.float32).item() == 1.0
     assert x.all().item() is False and x.any(1).tolist() == [True, True] and x.all(0, keepdim=True).shape == (1, 3)
+    assert x.all(dim=()).tolist() == [[False, True, False], [True, False, True]]  # reduces nothing
+    assert x.byte().any(dim=[]).dtype == torch.uint8 and x.sum(dim=()).item() == 6  # sum(()) reduces all
     n = torch.tensor([[1.0, math.nan], [math.nan, math.nan]])
     assert torch.nansum(n).item() == 1.0 and n.nansum(1).tolist() == [1.0, 0.0]
     assert torch.nanmean(n, 1).tolist()[0] == 1.0 and math.isnan(torch.nanmean(n, 1).tolist()[1])
