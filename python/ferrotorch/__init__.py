@@ -150,6 +150,8 @@ from ._misc_ops import (  # noqa: E402
 from ._misc_ops import install as _install_misc  # noqa: E402
 
 _install_misc()
+from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
+
 sgn = sign = _core.Tensor.sign
 concat = concatenate = cat
 moveaxis = movedim
@@ -196,12 +198,14 @@ unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select 
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
 isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point is_complex clone detach
+hypot copysign logcumsumexp
 """.split()
 
 for _name in _METHOD_FUNCTIONS:
     if hasattr(Tensor, _name):
         globals()[_name] = getattr(Tensor, _name)
 del _name
+from ._reductions import pow, remainder, xlogy  # noqa: E402  (accept a Python number first)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -1,5 +1,7 @@
 """Overloaded reductions with PyTorch's calling conventions: ``max``/``min`` (all, by dim, or
-elementwise), ``sort``/``topk`` returning named tuples, ``var_mean``/``std_mean``."""
+elementwise), ``sort``/``topk``/``cummax``/``aminmax`` returning named tuples, ``var_mean``/
+``std_mean``, the NaN-skipping ``nansum``/``nanmean``, and module functions that accept a Python
+number as their first argument (``pow(2, t)``, ``remainder(5, t)``, ``xlogy(2, t)``)."""
 
 from __future__ import annotations
 
@@ -22,14 +24,18 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, is_max: bool) -> Any:
     return (return_types.max if is_max else return_types.min)(values, indices)
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
-    """``max(t)`` -> 0-d tensor; ``max(t, dim)`` -> (values, indices); ``max(a, b)`` -> maximum."""
-    return _extreme(input, dim, keepdim, True)
+def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None, other: Any = None) -> Any:
+    """``max(t)`` -> 0-d tensor; ``max(t, dim)`` -> (values, indices); ``max(a, b)`` -> maximum.
+
+    >>> max(tensor([[1, 5], [7, 2]]), 1).indices.tolist()
+    [1, 0]
+    """
+    return _extreme(input, other if other is not None else dim, keepdim, True)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
+def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None, other: Any = None) -> Any:
     """``min(t)`` -> 0-d tensor; ``min(t, dim)`` -> (values, indices); ``min(a, b)`` -> minimum."""
-    return _extreme(input, dim, keepdim, False)
+    return _extreme(input, other if other is not None else dim, keepdim, False)
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
@@ -52,8 +58,100 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Optional[bool] = None, ke
     return input.std(dim, unbiased, keepdim, correction=correction), input.mean(dim if not isinstance(dim, bool) else None, keepdim)
 
 
+def cummax(input: Tensor, dim: int) -> Any:
+    """Running maximum along ``dim`` and the index it came from (ties take the later index).
+
+    >>> cummax(tensor([1, 3, 2, 3]), 0).indices.tolist()
+    [0, 1, 1, 3]
+    """
+    return return_types.cummax(*input._cum_extreme(dim, True))
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """Running minimum along ``dim`` and the index it came from."""
+    return return_types.cummin(*input._cum_extreme(dim, False))
+
+
+def aminmax(input: Tensor, *, dim: Optional[int] = None, keepdim: bool = False) -> Any:
+    """``(min, max)`` of the whole tensor or along ``dim``, as a named tuple."""
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+        lo, hi = input.amin(), input.amax()
+        if keepdim:
+            shape = [1] * input.ndim
+            lo, hi = lo.reshape(shape), hi.reshape(shape)
+        return return_types.aminmax(lo, hi)
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+    return return_types.aminmax(input.amin(dim, keepdim), input.amax(dim, keepdim))
+
+
+def _nan_zeroed(input: Tensor) -> Tensor:
+    if not input.dtype.is_floating_point:
+        return input
+    return input.masked_fill(input.isnan(), 0)
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Sum treating NaN as zero.
+
+    >>> nansum(tensor([1.0, float("nan"), 2.0])).item()
+    3.0
+    """
+    x = _nan_zeroed(input)
+    return x.sum(dim, keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Mean over the non-NaN elements (NaN where all are NaN)."""
+    if not input.dtype.is_floating_point and dtype is None:
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype}")
+    count = (~input.isnan()).sum(dim, keepdim) if dim is not None else (~input.isnan()).sum()
+    return nansum(input, dim, keepdim, dtype=dtype) / count
+
+
+def positive(input: Tensor) -> Tensor:
+    """``+t``: the tensor itself (bool tensors are rejected, as in PyTorch)."""
+    if input.dtype == _core.bool:
+        raise RuntimeError("positive: The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def _wrap_scalar_self(value: Any, other: Tensor) -> Tensor:
+    # A Python number first operand: a 0-d tensor promotes exactly like a Python scalar.
+    return _core.tensor(value, device=other.device)
+
+
+def pow(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent``; ``input`` may be a Python number when ``exponent`` is a tensor."""
+    if isinstance(input, Tensor):
+        return input.pow(exponent)
+    return exponent.__rpow__(input)
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    """Python-style modulus (sign of the divisor); ``input`` may be a Python number."""
+    if isinstance(input, Tensor):
+        return input.remainder(other)
+    return other.__rmod__(input)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN)."""
+    if isinstance(input, Tensor):
+        return input.xlogy(other)
+    return _wrap_scalar_self(input, other).xlogy(other)
+
+
 def install() -> None:
     """Attaches the method forms to Tensor."""
+    Tensor.cummax = cummax  # type: ignore[attr-defined]
+    Tensor.cummin = cummin  # type: ignore[attr-defined]
+    Tensor.aminmax = aminmax  # type: ignore[attr-defined]
+    Tensor.nansum = nansum  # type: ignore[attr-defined]
+    Tensor.nanmean = nanmean  # type: ignore[attr-defined]
+    Tensor.positive = positive  # type: ignore[attr-defined]
     Tensor.max = lambda self, dim=None, keepdim=False: _extreme(self, dim, keepdim, True)  # type: ignore[attr-defined]
     Tensor.min = lambda self, dim=None, keepdim=False: _extreme(self, dim, keepdim, False)  # type: ignore[attr-defined]
     Tensor.sort = sort  # type: ignore[attr-defined]

@@ -11,6 +11,11 @@ topk = namedtuple("topk", ["values", "indices"])
 kthvalue = namedtuple("kthvalue", ["values", "indices"])
 var_mean = namedtuple("var_mean", ["var", "mean"])  # kept for symmetry; functions return tuples
 std_mean = namedtuple("std_mean", ["std", "mean"])
+cummax = namedtuple("cummax", ["values", "indices"])
+cummin = namedtuple("cummin", ["values", "indices"])
+aminmax = namedtuple("aminmax", ["min", "max"])
+median = namedtuple("median", ["values", "indices"])
+mode = namedtuple("mode", ["values", "indices"])
 
-for _t in (max, min, sort, topk, kthvalue):
+for _t in (max, min, sort, topk, kthvalue, cummax, cummin, aminmax, median, mode):
     _t.__module__ = "torch.return_types"

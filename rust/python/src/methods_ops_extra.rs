@@ -5,7 +5,7 @@ use crate::convert::{extract_dims, extract_scalar};
 use crate::dtype::extract_dtype;
 use crate::errors::IntoPy;
 use crate::tensor::{maybe_detach, PyTensor};
-use ferrotorch::ops::UnaryOp;
+use ferrotorch::ops::{BinaryOp, UnaryOp};
 use ferrotorch::{Scalar, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -17,25 +17,55 @@ fn cast_opt(t: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     }
 }
 
-fn bound(ob: Option<&Bound<'_, PyAny>>, like: &Tensor) -> PyResult<Option<Tensor>> {
+/// A clamp bound: absent, a Python number, or a tensor.
+enum Bnd {
+    None,
+    S(Scalar),
+    T(Tensor),
+}
+
+fn bound(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Bnd> {
     match ob {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
+        None => Ok(Bnd::None),
+        Some(o) if o.is_none() => Ok(Bnd::None),
         Some(o) => {
             if let Ok(t) = o.cast::<PyTensor>() {
-                return Ok(Some(t.borrow().t.clone()));
+                return Ok(Bnd::T(t.borrow().t.clone()));
             }
             let s = extract_scalar(o)?.ok_or_else(|| {
                 PyTypeError::new_err("clamp(): min and max must be numbers or Tensors")
             })?;
-            let dt = if like.dtype().is_float() || !matches!(s, Scalar::Float(_)) {
-                like.dtype()
-            } else {
-                crate::tensor::default_dtype()
-            };
-            Ok(Some(Tensor::scalar(s, dt)))
+            Ok(Bnd::S(s))
         }
     }
+}
+
+/// Number bounds take the scalar path (PyTorch's clamp.Scalar); any tensor bound makes the
+/// numbers 0-d tensors and takes the tensor path (clamp.Tensor).
+fn clamp_any(x: &Tensor, lo: Bnd, hi: Bnd) -> ferrotorch::Result<Tensor> {
+    let as_scalar = |b: &Bnd| match b {
+        Bnd::S(s) => Some(*s),
+        _ => None,
+    };
+    if !matches!(lo, Bnd::T(_)) && !matches!(hi, Bnd::T(_)) {
+        return x.clamp(as_scalar(&lo), as_scalar(&hi));
+    }
+    let as_tensor = |b: Bnd| match b {
+        Bnd::None => None,
+        Bnd::T(t) => Some(t),
+        Bnd::S(s) => Some(Tensor::scalar(
+            s,
+            ferrotorch::dtype::result_type(
+                &[
+                    ferrotorch::dtype::Operand::Dim(x.dtype()),
+                    ferrotorch::dtype::Operand::Scalar(s.category()),
+                ],
+                crate::tensor::default_dtype(),
+            ),
+        )),
+    };
+    let (lo, hi) = (as_tensor(lo), as_tensor(hi));
+    x.clamp_t(lo.as_ref(), hi.as_ref())
 }
 
 fn correction_of(unbiased: Option<bool>, correction: Option<f64>) -> f64 {
@@ -163,10 +193,8 @@ impl PyTensor {
         min: Option<&Bound<'_, PyAny>>,
         max: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let (lo, hi) = (bound(min, &self.t)?, bound(max, &self.t)?);
-        Ok(PyTensor::new(
-            self.t.clamp_t(lo.as_ref(), hi.as_ref()).py()?,
-        ))
+        let (lo, hi) = (bound(min)?, bound(max)?);
+        Ok(PyTensor::new(clamp_any(&self.t, lo, hi).py()?))
     }
     #[pyo3(signature = (min=None, max=None))]
     fn clip(
@@ -182,9 +210,17 @@ impl PyTensor {
         min: Option<&Bound<'py, PyAny>>,
         max: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let (lo, hi) = (bound(min, &slf.t)?, bound(max, &slf.t)?);
+        let (lo, hi) = (bound(min)?, bound(max)?);
+        let deps: Vec<Tensor> = [&lo, &hi]
+            .into_iter()
+            .filter_map(|b| match b {
+                Bnd::T(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect();
+        let deps: Vec<&Tensor> = deps.iter().collect();
         slf.t
-            .apply_inplace("clamp_", &[], |s| s.clamp_t(lo.as_ref(), hi.as_ref()))
+            .apply_inplace("clamp_", &deps, |s| clamp_any(s, lo, hi))
             .py()?;
         Ok(slf)
     }
@@ -216,6 +252,7 @@ impl PyTensor {
     }
     fn lerp(&self, end: PyRef<'_, PyTensor>, weight: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let w = crate::tensor::operand_tensor(&self.t, weight, "lerp")?;
+        lerp_check(&self.t, &end.t, &w)?;
         Ok(PyTensor::new(self.t.lerp(&end.t, &w).py()?))
     }
     fn lerp_<'py>(
@@ -224,6 +261,7 @@ impl PyTensor {
         weight: &Bound<'py, PyAny>,
     ) -> PyResult<PyRef<'py, Self>> {
         let w = crate::tensor::operand_tensor(&slf.t, weight, "lerp_")?;
+        lerp_check(&slf.t, &end.t, &w)?;
         let e = end.t.clone();
         slf.t
             .apply_inplace("lerp_", &[&e, &w], |s| s.lerp(&e, &w))
@@ -279,6 +317,12 @@ impl PyTensor {
         if decimals == 0 {
             return Ok(PyTensor::new(self.t.unary(UnaryOp::Round).py()?));
         }
+        if !self.t.dtype().is_float() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "round: \"round_cpu\" not implemented for '{}' with decimals={decimals}",
+                self.t.dtype().name()
+            )));
+        }
         let scale = 10f64.powi(decimals as i32);
         let r = self
             .t
@@ -296,28 +340,56 @@ impl PyTensor {
         Ok(slf)
     }
     fn square(&self) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.mul(&self.t).py()?))
+        // bool squares in int64, like bool ** 2 in PyTorch.
+        let t = if self.t.dtype() == ferrotorch::DType::Bool {
+            self.t.to_dtype(ferrotorch::DType::I64).py()?
+        } else {
+            self.t.clone()
+        };
+        Ok(PyTensor::new(t.mul(&t).py()?))
     }
+    fn square_<'py>(slf: PyRef<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+        slf.t.apply_inplace("square_", &[], |s| s.mul(s)).py()?;
+        Ok(slf)
+    }
+    /// C-style remainder (the sign of the dividend), unlike `remainder` (sign of the divisor).
     fn fmod(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        // C-style remainder: sign of the dividend.
-        let b = crate::tensor::operand_tensor(&self.t, other, "fmod")?;
-        let q = self
-            .t
-            .binary(ferrotorch::ops::BinaryOp::Div, &b)
-            .py()?
-            .unary(UnaryOp::Trunc)
-            .py()?;
-        let r = self.t.sub(&q.mul(&b).py()?).py()?;
-        let dt = ferrotorch::dtype::promote_types(self.t.dtype(), b.dtype());
-        Ok(PyTensor::new(r.to_dtype(dt).py()?))
+        self.binop_extra(other, BinaryOp::Fmod)
     }
-    fn logaddexp(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let st = Tensor::stack(
-            &[self.t.clone(), other.t.broadcast_to(self.t.shape()).py()?],
-            0,
-        )
-        .py()?;
-        Ok(PyTensor::new(st.logsumexp(&[0], false).py()?))
+    fn fmod_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
+        Self::binop_extra_(slf, other, BinaryOp::Fmod)
+    }
+    fn logaddexp(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binop_extra(other, BinaryOp::LogAddExp)
+    }
+    fn hypot(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binop_extra(other, BinaryOp::Hypot)
+    }
+    fn hypot_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
+        Self::binop_extra_(slf, other, BinaryOp::Hypot)
+    }
+    fn copysign(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binop_extra(other, BinaryOp::Copysign)
+    }
+    fn copysign_<'py>(
+        slf: PyRef<'py, Self>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        Self::binop_extra_(slf, other, BinaryOp::Copysign)
+    }
+    fn xlogy(&self, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.binop_extra(other, BinaryOp::Xlogy)
+    }
+    fn xlogy_<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
+        Self::binop_extra_(slf, other, BinaryOp::Xlogy)
+    }
+    #[pyo3(name = "_cum_extreme")]
+    fn cum_extreme_raw(&self, dim: i64, is_max: bool) -> PyResult<(PyTensor, PyTensor)> {
+        let (v, i) = self.t.cum_extreme(dim, is_max).py()?;
+        Ok((PyTensor::new(v), PyTensor::new(i)))
+    }
+    fn logcumsumexp(&self, dim: i64) -> PyResult<PyTensor> {
+        Ok(PyTensor::new(self.t.logcumsumexp(dim).py()?))
     }
     #[pyo3(signature = (dim=None))]
     fn count_nonzero(&self, dim: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
@@ -329,7 +401,14 @@ impl PyTensor {
     }
     fn fill_<'py>(slf: PyRef<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
         let v = if let Ok(t) = value.cast::<PyTensor>() {
-            t.borrow().t.clone()
+            let v = t.borrow().t.clone();
+            if v.ndim() != 0 {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+                    v.ndim()
+                )));
+            }
+            v
         } else {
             Tensor::scalar(
                 extract_scalar(value)?
@@ -363,6 +442,46 @@ impl PyTensor {
         let dt = slf.t.dtype();
         slf.t
             .apply_inplace("copy_", &[&s], |_| s.to_dtype(dt)?.broadcast_to(&shape))
+            .py()?;
+        Ok(slf)
+    }
+}
+
+/// PyTorch's lerp takes float tensors of one dtype (weight may be a Python number).
+fn lerp_check(a: &Tensor, end: &Tensor, w: &Tensor) -> PyResult<()> {
+    use pyo3::exceptions::PyRuntimeError;
+    if !a.dtype().is_float() {
+        return Err(PyRuntimeError::new_err(format!(
+            "lerp: \"lerp_kernel\" not implemented for '{}' (expected a floating point input)",
+            a.dtype().name()
+        )));
+    }
+    for (what, t) in [("end", end), ("weight", w)] {
+        if t.dtype() != a.dtype() {
+            return Err(PyRuntimeError::new_err(format!(
+                "lerp: expected dtype {} for `{what}` but got dtype {}",
+                a.dtype().name(),
+                t.dtype().name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl PyTensor {
+    fn binop_extra(&self, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<PyTensor> {
+        let b = crate::tensor::operand_tensor(&self.t, other, op.name())?;
+        Ok(PyTensor::new(self.t.binary(op, &b).py()?))
+    }
+    fn binop_extra_<'py>(
+        slf: PyRef<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        op: BinaryOp,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let b = crate::tensor::operand_tensor(&slf.t, other, op.name())?;
+        let name = format!("{}_", op.name());
+        slf.t
+            .apply_inplace(&name, &[&b], |s| s.binary(op, &b))
             .py()?;
         Ok(slf)
     }

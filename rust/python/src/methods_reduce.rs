@@ -79,22 +79,54 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn all(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(
-            self.t.all_any(&extract_dims(dim)?, keepdim, true).py()?,
-        ))
+        all_any(&self.t, dim, keepdim, true)
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn any(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(
-            self.t.all_any(&extract_dims(dim)?, keepdim, false).py()?,
-        ))
+        all_any(&self.t, dim, keepdim, false)
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumsum(dim).py()?))
+        let r = cast_opt(&self.t, dtype)?.cumsum(dim).py()?;
+        Ok(PyTensor::new(cast_result(r, dtype)?))
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumprod(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(cast_opt(&self.t, dtype)?.cumprod(dim).py()?))
+        let r = cast_opt(&self.t, dtype)?.cumprod(dim).py()?;
+        Ok(PyTensor::new(cast_result(r, dtype)?))
     }
+}
+
+/// An explicit `dtype=` is the result dtype too (integer scans accumulate in int64).
+fn cast_result(
+    r: ferrotorch::Tensor,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ferrotorch::Tensor> {
+    match dtype {
+        Some(d) if !d.is_none() => r.to_dtype(crate::dtype::extract_dtype(d)?).py(),
+        _ => Ok(r),
+    }
+}
+
+/// `all`/`any`: an explicit empty dim list reduces nothing (each element tested on its own),
+/// unlike `sum(dim=())`, which PyTorch still treats as a full reduction.
+fn all_any(
+    t: &ferrotorch::Tensor,
+    dim: Option<&Bound<'_, PyAny>>,
+    keepdim: bool,
+    all: bool,
+) -> PyResult<PyTensor> {
+    let empty = dim.is_some_and(|d| !d.is_none() && d.len().is_ok_and(|n| n == 0));
+    if empty {
+        let b = t.to_dtype(ferrotorch::DType::Bool).py()?;
+        let out_dt = if t.dtype() == ferrotorch::DType::U8 {
+            ferrotorch::DType::U8
+        } else {
+            ferrotorch::DType::Bool
+        };
+        return Ok(PyTensor::new(b.to_dtype(out_dt).py()?));
+    }
+    Ok(PyTensor::new(
+        t.all_any(&extract_dims(dim)?, keepdim, all).py()?,
+    ))
 }

@@ -353,8 +353,8 @@ impl PyTensor {
         let r = match t.dtype() {
             DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
             d if d.is_float() => {
-                return Err(PyTypeError::new_err(format!(
-                    "bitwise_not: not implemented for '{}'",
+                return Err(PyRuntimeError::new_err(format!(
+                    "bitwise_not: \"bitwise_not_cpu\" not implemented for '{}'",
                     d.name()
                 )))
             }
@@ -425,12 +425,7 @@ impl PyTensor {
         let r = match rounding_mode {
             None => py.detach(|| self.t.div(&b)),
             Some("floor") => self.t.binary(BinaryOp::FloorDiv, &b),
-            Some("trunc") => {
-                let q = self.t.binary(BinaryOp::Div, &b).py()?;
-                let q = q.unary(ferrotorch::ops::UnaryOp::Trunc).py()?;
-                let dt = ferrotorch::dtype::promote_types(self.t.dtype(), b.dtype());
-                q.to_dtype(dt)
-            }
+            Some("trunc") => self.t.binary(BinaryOp::TruncDiv, &b),
             Some(m) => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"
@@ -449,6 +444,10 @@ impl PyTensor {
         self.div(py, other, rounding_mode)
     }
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        // A scalar exponent goes through binary_scalar, which rejects negative integer powers.
+        if let Some(Operand::S(s)) = extract_operand(exponent)? {
+            return Ok(PyTensor::new(self.t.binary_scalar(BinaryOp::Pow, s).py()?));
+        }
         let b = operand_tensor(&self.t, exponent, "pow")?;
         Ok(PyTensor::new(py.detach(|| self.t.pow(&b)).py()?))
     }

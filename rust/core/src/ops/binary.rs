@@ -33,6 +33,14 @@ pub enum BinaryOp {
     LogicalAnd,
     LogicalOr,
     LogicalXor,
+    /// C-style remainder (sign of the dividend), `torch.fmod`.
+    Fmod,
+    /// Division rounded toward zero, `div(rounding_mode='trunc')`.
+    TruncDiv,
+    Hypot,
+    Copysign,
+    Xlogy,
+    LogAddExp,
 }
 
 use BinaryOp::*;
@@ -64,7 +72,21 @@ impl BinaryOp {
             LogicalAnd => "logical_and",
             LogicalOr => "logical_or",
             LogicalXor => "logical_xor",
+            Fmod => "fmod",
+            TruncDiv => "div",
+            Hypot => "hypot",
+            Copysign => "copysign",
+            Xlogy => "xlogy",
+            LogAddExp => "logaddexp",
         }
+    }
+    /// Ops whose integer inputs compute (and return) in the default float type.
+    fn int_to_float(self) -> bool {
+        matches!(self, Div | Atan2 | Copysign | Xlogy)
+    }
+    /// Ops that PyTorch only defines for floating point inputs.
+    fn float_only(self) -> bool {
+        matches!(self, Hypot | LogAddExp)
     }
     fn is_compare(self) -> bool {
         matches!(
@@ -131,10 +153,63 @@ fn arith<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [C]) {
     }
 }
 
+#[inline(always)]
+fn is_negative<F: Float>(y: F) -> bool {
+    // -0.0 counts as negative (its reciprocal is -inf), as in C's copysign.
+    y < F::zero() || (y == F::zero() && F::one() / y < F::zero())
+}
+
 fn float_only<F: Float>(op: BinaryOp, a: Src<F>, b: Src<F>, out: &mut [F]) {
     match op {
         Div => zip(a, b, out, |x, y| x / y),
         Atan2 => zip(a, b, out, |x, y| x.atan2(y)),
+        // fmod is exact, so computing it in f64 and rounding back loses nothing.
+        Fmod => zip(a, b, out, |x, y| F::from_f64(x.to_f64() % y.to_f64())),
+        TruncDiv => zip(a, b, out, |x, y| (x / y).trunc()),
+        Hypot => zip(a, b, out, |x, y| {
+            let (x, y) = (x.abs(), y.abs());
+            let (m, n) = if x >= y { (x, y) } else { (y, x) };
+            if m.is_inf() || n.is_inf() {
+                F::max_value() * F::from_f64c(2.0)
+            } else if m == F::zero() || m.is_nan() || n.is_nan() {
+                m + n
+            } else {
+                // Scaled so that squaring cannot overflow.
+                let r = n / m;
+                m * (F::one() + r * r).sqrt()
+            }
+        }),
+        Copysign => zip(
+            a,
+            b,
+            out,
+            |x, y| {
+                if is_negative(y) {
+                    -x.abs()
+                } else {
+                    x.abs()
+                }
+            },
+        ),
+        Xlogy => zip(a, b, out, |x, y| {
+            if y.is_nan() {
+                y
+            } else if x == F::zero() {
+                F::zero()
+            } else {
+                x * y.ln()
+            }
+        }),
+        LogAddExp => zip(a, b, out, |x, y| {
+            let (m, n) = if x >= y { (x, y) } else { (y, x) };
+            if m.is_inf() && m == n {
+                m
+            } else if x.is_nan() || y.is_nan() {
+                x + y
+            } else {
+                m + (n - m).exp().ln_1p()
+            }
+        }),
         _ => arith(op, a, b, out),
     }
 }
@@ -159,6 +234,9 @@ fn bitwise(op: BinaryOp, a: Src<i64>, b: Src<i64>, out: &mut [i64]) {
                 0
             }
         }),
+        // Zero divisors are rejected before the loop.
+        Fmod => zip(a, b, out, |x, y| if y == 0 { 0 } else { x.wrapping_rem(y) }),
+        TruncDiv => zip(a, b, out, |x, y| if y == 0 { 0 } else { x.wrapping_div(y) }),
         _ => arith(op, a, b, out),
     }
 }
@@ -194,30 +272,35 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     if op == Sub && common == DType::Bool {
-        bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        bail!(Runtime, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
     }
-    if matches!(op, Div | Atan2) && !common.is_float() {
+    if op == Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
+        bail!(Runtime, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    if common == DType::Bool && matches!(op, Pow | Shl | Shr | Fmod | TruncDiv | Rem | FloorDiv) {
+        bail!(Runtime, "{name}: \"{name}_cpu\" not implemented for 'Bool'");
+    }
+    if op.float_only() && !common.is_float() {
+        bail!(
+            Runtime,
+            "{name}: \"{name}_cpu\" not implemented for '{}' (expected floating point inputs)",
+            common.name()
+        );
+    }
+    if op.int_to_float() && !common.is_float() {
         common = DType::F32;
     }
     let cd = compute_dtype(common);
     let a = as_src(&a.to_dtype_raw(cd), &shape)?;
     let b = as_src(&b.to_dtype_raw(cd), &shape)?;
     let n: usize = shape.iter().product();
-    if cd == DType::I64 && matches!(op, FloorDiv | Rem) && b.contiguous_slice::<i64>().contains(&0)
+    if cd == DType::I64
+        && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
+        && b.contiguous_slice::<i64>().contains(&0)
     {
         bail!(
             Runtime,
             "{name}: ZeroDivisionError (integer division by zero)"
-        );
-    }
-    if cd == DType::I64
-        && op == Pow
-        && common != DType::Bool
-        && b.contiguous_slice::<i64>().iter().any(|&v| v < 0)
-    {
-        bail!(
-            Runtime,
-            "pow: Integers to negative integer powers are not allowed."
         );
     }
     let out_dtype = if op.is_compare() { DType::Bool } else { cd };
@@ -300,6 +383,12 @@ impl Tensor {
             Atan2 => "Atan2Backward0",
             Rem => "RemainderBackward0",
             FloorDiv => "FloorDivideBackward0",
+            TruncDiv => "DivBackward1",
+            Fmod => "FmodBackward1",
+            Hypot => "HypotBackward0",
+            Copysign => "CopysignBackward0",
+            Xlogy => "XlogyBackward0",
+            LogAddExp => "LogaddexpBackward0",
             _ => "BinaryBackward0",
         };
         Ok(record(
@@ -316,7 +405,11 @@ impl Tensor {
                     Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
                     Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
                     Pow => {
+                        // b * a^(b-1), taken as 0 where b == 0 (else 0 * 0^-1 = NaN at a == 0).
                         let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
+                        let ga = b
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .where_(&Tensor::zeros(&[], ga.dtype()), &ga)?;
                         let gb = if b.requires_grad() {
                             // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
                             let lg = a.log()?;
@@ -338,7 +431,11 @@ impl Tensor {
                         (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
                     }
                     Atan2 => {
+                        // At (0, 0) the gradient is taken as 0 (PyTorch), not 0/0.
                         let den = a.mul(a)?.add(&b.mul(b)?)?;
+                        let den = den
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .where_(&Tensor::ones(&[], den.dtype()), &den)?;
                         (
                             Some(g.mul(b)?.div(&den)?),
                             Some(g.neg()?.mul(a)?.div(&den)?),
@@ -348,7 +445,38 @@ impl Tensor {
                         Some(g.clone()),
                         Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?),
                     ),
-                    FloorDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    FloorDiv | TruncDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    Fmod => (
+                        Some(g.clone()),
+                        Some(g.neg()?.mul(&binary_forward(TruncDiv, a, b)?)?),
+                    ),
+                    Hypot => {
+                        let h = a.binary(Hypot, b)?;
+                        (Some(g.mul(a)?.div(&h)?), Some(g.mul(b)?.div(&h)?))
+                    }
+                    Copysign => {
+                        // d/da |a| * s(b) = sign(a) * s(b), where s(b) = copysign(1, b).
+                        let s = binary_forward(Copysign, &Tensor::ones(&[], a.dtype()), b)?;
+                        let ga = g.mul(&a.sign()?.mul(&s)?)?;
+                        (Some(ga), Some(g.zeros_like()))
+                    }
+                    Xlogy => {
+                        // log(b), except 0 where a == b == 0 (as PyTorch, avoiding -inf).
+                        let both0 = a
+                            .eq_scalar(Scalar::Float(0.0))?
+                            .binary(LogicalAnd, &b.eq_scalar(Scalar::Float(0.0))?)?;
+                        let zero = Tensor::zeros(&[], g.dtype());
+                        let ga = both0.where_(&zero, &g.mul(&b.log()?)?)?;
+                        (Some(ga), Some(g.mul(a)?.div(b)?))
+                    }
+                    LogAddExp => {
+                        // softmax weights of the two inputs.
+                        let y = a.binary(LogAddExp, b)?;
+                        (
+                            Some(g.mul(&a.sub(&y)?.exp()?)?),
+                            Some(g.mul(&b.sub(&y)?.exp()?)?),
+                        )
+                    }
                     _ => (None, None),
                 };
                 Ok(vec![fin(ga, &sa, da)?, fin(gb, &sb, db)?])
@@ -358,6 +486,12 @@ impl Tensor {
 
     /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.
     pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        if op == Pow && !self.dtype().is_float() && matches!(s, Scalar::Int(v) if v < 0) {
+            bail!(
+                Runtime,
+                "pow: Integers to negative integer powers are not allowed."
+            );
+        }
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
         self.binary(op, &Tensor::scalar(s, dt))
     }
@@ -429,3 +563,84 @@ impl Tensor {
 
 #[allow(dead_code)]
 fn _assert_error_is_used(_: Error) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t<T: crate::Element>(v: Vec<T>) -> Tensor {
+        let n = v.len();
+        Tensor::from_vec(v, &[n]).unwrap()
+    }
+
+    #[test]
+    fn fmod_and_trunc_division_round_toward_zero() {
+        let a = t(vec![-7i64, 7, -8, i64::MAX]);
+        let b = t(vec![2i64, -2, 3, 2]);
+        let r = a.binary(Fmod, &b).unwrap();
+        assert_eq!(r.to_vec::<i64>(), vec![-1, 1, -2, 1]);
+        let q = a.binary(TruncDiv, &b).unwrap();
+        assert_eq!(q.to_vec::<i64>(), vec![-3, -3, -2, i64::MAX / 2]);
+        let f = t(vec![-7.5f64, 7.5])
+            .binary(Fmod, &t(vec![2.0f64, -2.0]))
+            .unwrap();
+        assert_eq!(f.to_vec::<f64>(), vec![-1.5, 1.5]);
+    }
+
+    #[test]
+    fn integer_division_by_zero_is_an_error() {
+        let a = t(vec![1i64, 2]);
+        let z = t(vec![1i64, 0]);
+        for op in [FloorDiv, Rem, Fmod, TruncDiv] {
+            let e = a.binary(op, &z).unwrap_err().to_string();
+            assert!(e.contains("ZeroDivisionError"), "{e}");
+        }
+        // Floats divide by zero to inf/nan as IEEE says.
+        let f = t(vec![1.0f32]).binary(FloorDiv, &t(vec![0.0f32])).unwrap();
+        assert!(f.to_vec::<f32>()[0].is_infinite());
+    }
+
+    #[test]
+    fn stable_kernels_at_extremes() {
+        let h = t(vec![3e300f64, f64::INFINITY])
+            .binary(Hypot, &t(vec![4e300f64, f64::NAN]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!((h[0] / 5e300 - 1.0).abs() < 1e-12 && h[1] == f64::INFINITY);
+        let l = t(vec![1000.0f64, f64::NEG_INFINITY])
+            .binary(LogAddExp, &t(vec![1000.0f64, f64::NEG_INFINITY]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!((l[0] - 1000.0 - std::f64::consts::LN_2).abs() < 1e-12);
+        assert_eq!(l[1], f64::NEG_INFINITY);
+        let c = t(vec![3.0f32, 3.0])
+            .binary(Copysign, &t(vec![-0.0f32, 0.0]))
+            .unwrap();
+        assert_eq!(c.to_vec::<f32>(), vec![-3.0, 3.0]);
+        let x = t(vec![0.0f64, 0.0])
+            .binary(Xlogy, &t(vec![0.0f64, f64::NAN]))
+            .unwrap()
+            .to_vec::<f64>();
+        assert!(x[0] == 0.0 && x[1].is_nan());
+    }
+
+    #[test]
+    fn bool_and_integer_rules() {
+        let b = t(vec![true, false]);
+        assert!(b.binary(Sub, &b).is_err());
+        assert!(t(vec![1.0f32, 2.0]).binary(Sub, &b).is_err());
+        assert!(b.binary(Pow, &b).is_err());
+        assert!(t(vec![2i64]).pow_scalar(Scalar::Int(-1)).is_err());
+        // A tensor exponent computes integer powers (2^-1 truncates to 0), as PyTorch.
+        let p = t(vec![2i64, -1]).binary(Pow, &t(vec![-1i64, -3])).unwrap();
+        assert_eq!(p.to_vec::<i64>(), vec![0, -1]);
+        assert!(t(vec![1i64]).binary(Hypot, &t(vec![1i64])).is_err());
+        assert_eq!(
+            t(vec![1i64])
+                .binary(Copysign, &t(vec![-1i64]))
+                .unwrap()
+                .dtype(),
+            DType::F32
+        );
+    }
+}

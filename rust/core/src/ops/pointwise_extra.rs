@@ -10,9 +10,30 @@ fn f(v: f64) -> Scalar {
 }
 
 impl Tensor {
-    /// `clamp(min, max)` with tensor bounds (either may be absent); the gradient is 1 inside
-    /// [min, max] (bounds included) and 0 outside, as PyTorch.
+    /// `clamp(min, max)` with tensor bounds (either may be absent): `minimum(maximum(x, min),
+    /// max)`, so the result dtype promotes and gradients reach the bounds too; ties split the
+    /// gradient evenly between the input and the bound, as PyTorch's maximum/minimum do.
     pub fn clamp_t(&self, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+        if min.is_none() && max.is_none() {
+            bail!(
+                Runtime,
+                "clamp: At least one of 'min' or 'max' must not be None"
+            );
+        }
+        let mut out = self.clone();
+        if let Some(lo) = min {
+            out = out.binary(BinaryOp::Maximum, lo)?;
+        }
+        if let Some(hi) = max {
+            out = out.binary(BinaryOp::Minimum, hi)?;
+        }
+        Ok(out)
+    }
+
+    /// `clamp` with Python-number bounds (bounds take the tensor's dtype, or the default float
+    /// type for an integer tensor with a float bound). The gradient is 1 strictly inside
+    /// (min, max) and 0 at and beyond the bounds: PyTorch's minimum-norm subgradient.
+    pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
         if min.is_none() && max.is_none() {
             bail!(
                 Runtime,
@@ -22,42 +43,6 @@ impl Tensor {
         if self.dtype() == DType::Bool {
             bail!(Runtime, "clamp: \"clamp_cpu\" not implemented for 'Bool'");
         }
-        let x = self.detach();
-        let mut out = x.clone();
-        if let Some(lo) = min {
-            out = crate::ops::binary::binary_forward(BinaryOp::Maximum, &out, &lo.detach())?;
-        }
-        if let Some(hi) = max {
-            out = crate::ops::binary::binary_forward(BinaryOp::Minimum, &out, &hi.detach())?;
-        }
-        let (lo, hi) = (min.cloned(), max.cloned());
-        let in_shape = self.shape().to_vec();
-        let dt = self.dtype();
-        Ok(record(
-            "ClampBackward1",
-            out,
-            &[self],
-            &[self],
-            false,
-            move |g, s| {
-                let x = &s[0];
-                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool);
-                if let Some(lo) = &lo {
-                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Ge, lo)?)?;
-                }
-                if let Some(hi) = &hi {
-                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Le, hi)?)?;
-                }
-                let z = Tensor::zeros(&[], g.dtype());
-                Ok(vec![Some(
-                    keep.where_(g, &z)?.sum_to(&in_shape)?.to_dtype(dt)?,
-                )])
-            },
-        ))
-    }
-
-    /// `clamp` with Python-number bounds (bounds take the tensor's dtype).
-    pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
         let dt = if self.dtype().is_float()
             || !min
                 .into_iter()
@@ -68,14 +53,39 @@ impl Tensor {
         } else {
             DType::F32
         };
-        let x = if dt != self.dtype() {
-            self.to_dtype(dt)?
-        } else {
-            self.clone()
-        };
+        let x = self.to_dtype(dt)?;
         let lo = min.map(|s| Tensor::scalar(s, dt));
         let hi = max.map(|s| Tensor::scalar(s, dt));
-        x.clamp_t(lo.as_ref(), hi.as_ref())
+        let xd = x.detach();
+        let mut out = xd.clone();
+        if let Some(lo) = &lo {
+            out = crate::ops::binary::binary_forward(BinaryOp::Maximum, &out, lo)?;
+        }
+        if let Some(hi) = &hi {
+            out = crate::ops::binary::binary_forward(BinaryOp::Minimum, &out, hi)?;
+        }
+        if !out.dtype().is_float() {
+            return Ok(out);
+        }
+        Ok(record(
+            "ClampBackward1",
+            out,
+            &[&x],
+            &[&xd],
+            false,
+            move |g, s| {
+                let x = &s[0];
+                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool);
+                if let Some(lo) = &lo {
+                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Gt, lo)?)?;
+                }
+                if let Some(hi) = &hi {
+                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Lt, hi)?)?;
+                }
+                let z = Tensor::zeros(&[], g.dtype());
+                Ok(vec![Some(keep.where_(g, &z)?)])
+            },
+        ))
     }
 
     /// `lerp(end, weight)`: self + weight * (end - self).
@@ -143,6 +153,13 @@ impl Tensor {
 
     /// `softplus(beta, threshold)`: log(1 + exp(beta x)) / beta, linear above the threshold.
     pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "softplus: \"softplus_cpu\" not implemented for '{}'",
+                self.dtype().name()
+            );
+        }
         let bx = self.mul_scalar(f(beta))?;
         let soft = bx
             .exp()?

@@ -277,6 +277,10 @@ impl Tensor {
 
     /// `argmax`/`argmin` over one dim, or over the flattened tensor when `dim` is None.
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+        if self.dtype() == DType::Bool {
+            let name = if is_max { "argmax" } else { "argmin" };
+            bail!(Runtime, "{name}(): does not support bool input");
+        }
         match dim {
             Some(d) => Ok(self.max_dim(d, keepdim, is_max)?.1),
             None => {
@@ -310,7 +314,12 @@ impl Tensor {
                 r.iter().any(|&v| v)
             }
         });
-        Ok(out)
+        // PyTorch keeps uint8 for all/any of uint8 (a legacy rule); every other dtype gives bool.
+        Ok(out.to_dtype_raw(if self.dtype() == DType::U8 {
+            DType::U8
+        } else {
+            DType::Bool
+        }))
     }
 
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.

@@ -1,9 +1,9 @@
-//! Cumulative ops along a dim: cumsum, cumprod.
+//! Cumulative ops along a dim: cumsum, cumprod, cummax/cummin, logcumsumexp.
 
 use crate::autograd::record;
 use crate::layout::wrap_dim;
 use crate::ops::reduce::{accum_dtypes, to_rows};
-use crate::{DType, Result, Tensor};
+use crate::{bail, DType, Result, Scalar, Tensor};
 
 fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     let (out_dt, cd) = accum_dtypes(x.dtype());
@@ -33,7 +33,11 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
         (_, false) => run!(i64, 0, |a: i64, b: i64| a.wrapping_add(b)),
         (_, true) => run!(i64, 1, |a: i64, b: i64| a.wrapping_mul(b)),
     }
-    // Rows have `dim` moved last; move it back.
+    unrow(x, out, dim, out_dt)
+}
+
+/// Rows of `to_rows(x, [dim])` (dim moved last) back to `x`'s layout, cast to `dt`.
+fn unrow(x: &Tensor, out: Tensor, dim: usize, dt: DType) -> Result<Tensor> {
     let nd = x.ndim() as i64;
     let mut perm: Vec<i64> = (0..nd).filter(|&d| d != dim as i64).collect();
     perm.push(dim as i64);
@@ -49,7 +53,84 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
         .reshape(&shape)?
         .permute(&inv)?
         .contiguous_copy()
-        .to_dtype_raw(out_dt))
+        .to_dtype_raw(dt))
+}
+
+/// Indices of the running maximum (or minimum) along `dim`: ties move to the later index
+/// and a NaN, once seen, stays the extreme, as in PyTorch.
+fn running_extreme_index(x: &Tensor, dim: usize, is_max: bool) -> Result<Tensor> {
+    if x.ndim() == 0 {
+        return Ok(Tensor::zeros(&[], DType::I64));
+    }
+    let cd = if x.dtype().is_float() {
+        DType::F64
+    } else {
+        DType::I64
+    };
+    let rows = to_rows(&x.to_dtype_raw(cd), &[dim]);
+    let idx = Tensor::uninit(&[rows.outer * rows.inner], DType::I64);
+    let inner = rows.inner.max(1);
+    let o: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
+    macro_rules! run {
+        ($T:ty) => {{
+            let data: &[$T] = rows.data.contiguous_slice();
+            for (row, orow) in data.chunks(inner).zip(o.chunks_mut(inner)) {
+                let mut best = 0usize;
+                for (j, (&v, oj)) in row.iter().zip(orow.iter_mut()).enumerate() {
+                    let b = row[best];
+                    #[allow(clippy::eq_op)]
+                    let b_nan = b != b;
+                    #[allow(clippy::eq_op)]
+                    let v_nan = v != v;
+                    let take = if b_nan {
+                        v_nan
+                    } else {
+                        v_nan || (if is_max { v >= b } else { v <= b })
+                    };
+                    if take {
+                        best = j;
+                    }
+                    *oj = best as i64;
+                }
+            }
+        }};
+    }
+    if cd == DType::F64 {
+        run!(f64)
+    } else {
+        run!(i64)
+    }
+    unrow(x, idx, dim, DType::I64)
+}
+
+/// d/dx_k of sum_j g_j prod_{i<=j} x_i = E_k * S_k, with E_k = prod_{i<k} x_i and
+/// S_k = g_k + x_{k+1} S_{k+1}: no division, so zeros are fine. One step per position along
+/// `dim` (only taken when the input has zeros), in tensor ops so double backward works.
+fn cumprod_grad_with_zeros(x: &Tensor, g: &Tensor, d: usize) -> Result<Tensor> {
+    let di = d as i64;
+    let n = x.shape()[d];
+    let mut s: Vec<Tensor> = Vec::with_capacity(n);
+    let mut next = g.select(di, n as i64 - 1)?;
+    s.push(next.clone());
+    for k in (0..n - 1).rev() {
+        next = g
+            .select(di, k as i64)?
+            .add(&x.select(di, k as i64 + 1)?.mul(&next)?)?;
+        s.push(next.clone());
+    }
+    s.reverse();
+    let s = Tensor::stack(&s, di)?;
+    let mut ones_shape = x.shape().to_vec();
+    ones_shape[d] = 1;
+    let excl = Tensor::cat(
+        &[
+            Tensor::ones(&ones_shape, x.dtype()),
+            x.narrow(di, 0, n as i64 - 1)?,
+        ],
+        di,
+    )?
+    .cumprod(di)?;
+    excl.mul(&s)
 }
 
 impl Tensor {
@@ -69,7 +150,8 @@ impl Tensor {
         ))
     }
 
-    /// `cumprod`; the gradient divides by the input, so it assumes no zeros in the input.
+    /// `cumprod`. Without zeros the gradient is revcumsum(g * y) / x; with zeros it runs the
+    /// division-free recurrence (see `cumprod_grad_with_zeros`).
     pub fn cumprod(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumprod", dim, self.ndim())?;
         let out = scan(self, d, true)?;
@@ -89,9 +171,98 @@ impl Tensor {
                     },
                 );
                 let di = d as i64;
+                let has_zero = x.ndim() > 0
+                    && x.detach()
+                        .eq_scalar(Scalar::Float(0.0))?
+                        .to_vec::<bool>()
+                        .contains(&true);
+                if has_zero {
+                    return Ok(vec![Some(cumprod_grad_with_zeros(x, g, d)?)]);
+                }
                 let acc = g.mul(&y)?.flip(&[di])?.cumsum(di)?.flip(&[di])?;
                 Ok(vec![Some(acc.div(x)?)])
             },
         ))
+    }
+}
+
+impl Tensor {
+    /// `cummax(dim)` / `cummin(dim)`: running extreme values and their indices; the gradient
+    /// flows to the index each output came from (values are a gather, so it is differentiable).
+    pub fn cum_extreme(&self, dim: i64, is_max: bool) -> Result<(Tensor, Tensor)> {
+        let name = if is_max { "cummax" } else { "cummin" };
+        let d = wrap_dim(name, dim, self.ndim())?;
+        let idx = running_extreme_index(self, d, is_max)?;
+        if self.ndim() == 0 {
+            return Ok((self.clone_tensor(), idx));
+        }
+        Ok((self.gather(d as i64, &idx)?, idx))
+    }
+
+    /// `logcumsumexp(dim)`: log of the running sum of exponentials, shifted by the running
+    /// maximum so that large inputs neither overflow nor lose the small terms.
+    pub fn logcumsumexp(&self, dim: i64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "logcumsumexp: \"logcumsumexp_out_cpu\" not implemented for '{}'",
+                self.dtype().name()
+            );
+        }
+        let d = wrap_dim("logcumsumexp", dim, self.ndim())?;
+        if self.ndim() == 0 || self.numel() == 0 {
+            return self.mul_scalar(Scalar::Float(1.0));
+        }
+        // The global row max keeps exp() in range; where the running sum underflows to zero we
+        // fall back to the running max (exact when one term dominates).
+        let m = self.detach().amax_dims(&[d as i64], true, true)?;
+        let finite = m.isfinite()?;
+        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype()))?;
+        let s = self.sub(&m)?.exp()?.cumsum(d as i64)?;
+        let direct = s.log()?.add(&m)?;
+        let (run_max, _) = self.cum_extreme(d as i64, true)?;
+        let ok = s.binary_scalar(crate::ops::BinaryOp::Gt, Scalar::Float(0.0))?;
+        ok.where_(&direct, &run_max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Tensor;
+
+    #[test]
+    fn cummax_ties_move_on_and_nan_sticks() {
+        let x = Tensor::from_vec(vec![1.0f64, 3.0, 3.0, f64::NAN, 5.0], &[5]).unwrap();
+        let (v, i) = x.cum_extreme(0, true).unwrap();
+        assert_eq!(i.to_vec::<i64>(), vec![0, 1, 2, 3, 3]);
+        assert!(v.to_vec::<f64>()[4].is_nan());
+        let y = Tensor::from_vec(vec![2i64, 1, 1, 3], &[2, 2]).unwrap();
+        let (v, i) = y.cum_extreme(0, false).unwrap();
+        assert_eq!(v.to_vec::<i64>(), vec![2, 1, 1, 1]);
+        assert_eq!(i.to_vec::<i64>(), vec![0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn logcumsumexp_keeps_small_terms_and_handles_minus_inf() {
+        let x = Tensor::from_vec(vec![-1000.0f64, 0.0, 1000.0], &[3]).unwrap();
+        let y = x.logcumsumexp(0).unwrap().to_vec::<f64>();
+        assert_eq!(y[0], -1000.0);
+        assert!(y[1].abs() < 1e-12 && (y[2] - 1000.0).abs() < 1e-12);
+        let m = Tensor::from_vec(vec![f64::NEG_INFINITY; 2], &[2]).unwrap();
+        assert_eq!(
+            m.logcumsumexp(0).unwrap().to_vec::<f64>(),
+            vec![f64::NEG_INFINITY; 2]
+        );
+    }
+
+    #[test]
+    fn cumprod_gradient_through_zeros() {
+        let x = Tensor::from_vec(vec![2.0f64, 0.0, 3.0, 0.0, 5.0], &[5]).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let y = x.cumprod(0).unwrap().sum_dims(&[], false).unwrap();
+        let one = Tensor::ones(&[], crate::DType::F64);
+        let g = crate::autograd::grad(&[y], &[one], &[x.clone()], false, false, false).unwrap();
+        let g = g[0].as_ref().unwrap().to_vec::<f64>();
+        assert_eq!(g, vec![1.0, 8.0, 0.0, 0.0, 0.0]);
     }
 }

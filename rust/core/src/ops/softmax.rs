@@ -93,7 +93,7 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
 }
 
 impl Tensor {
-    /// `softmax(dim)`; integer inputs compute in the default float type.
+    /// `softmax(dim)` over a floating point tensor.
     pub fn softmax(&self, dim: i64) -> Result<Tensor> {
         self.softmax_impl(dim, false)
     }
@@ -106,11 +106,14 @@ impl Tensor {
     fn softmax_impl(&self, dim: i64, log: bool) -> Result<Tensor> {
         let name = if log { "log_softmax" } else { "softmax" };
         let d = wrap_dim(name, dim, self.ndim())?;
-        let x = if self.dtype().is_float() {
-            self.clone()
-        } else {
-            self.to_dtype(DType::F32)?
-        };
+        if !self.dtype().is_float() {
+            bail!(
+                Runtime,
+                "{name}: \"{name}_kernel_impl\" not implemented for '{}' (pass dtype= to compute in a float type)",
+                self.dtype().name()
+            );
+        }
+        let x = self.clone();
         let y = softmax_forward(&x, d, log)?;
         let bw = if log {
             "LogSoftmaxBackward0"
@@ -138,15 +141,15 @@ impl Tensor {
 
     /// `logsumexp(dims, keepdim)`, stable: max + log(sum(exp(x - max))).
     pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        crate::ops::reduce::reduce_dims("logsumexp", dims, self.ndim())?;
         if !self.dtype().is_float() {
             return self.to_dtype(DType::F32)?.logsumexp(dims, keepdim);
         }
         if self.numel() == 0 {
-            bail!(
-                Runtime,
-                "logsumexp: cannot reduce an empty tensor of shape {:?}",
-                self.shape()
-            );
+            // log of an empty sum is -inf; the sum gives the output's shape (and a zero gradient).
+            return self
+                .sum_dims(dims, keepdim)?
+                .add_scalar(crate::Scalar::Float(f64::NEG_INFINITY));
         }
         let m = self.detach().amax_dims(dims, true, true)?;
         // Infinite maxima would give inf - inf; shift by zero there instead.

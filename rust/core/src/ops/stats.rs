@@ -24,7 +24,8 @@ impl Tensor {
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
-        self.var_dims(dims, correction, keepdim)?.sqrt()
+        // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero.
+        self.var_dims(dims, correction, keepdim)?.sqrt_safe()
     }
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
@@ -36,6 +37,7 @@ impl Tensor {
                 self.dtype().name()
             );
         }
+        reduce_dims("norm", dims, self.ndim())?;
         let a = self.unary(UnaryOp::Abs)?;
         if p == f64::INFINITY {
             return a.amax_dims(dims, keepdim, true);
@@ -59,14 +61,24 @@ impl Tensor {
         }
         a.pow_scalar(Scalar::Float(p))?
             .sum_dims(dims, keepdim)?
-            .pow_scalar(Scalar::Float(1.0 / p))
+            .root_safe(p)
     }
 
     /// sqrt whose gradient is 0 (not inf/nan) where the input is 0.
     fn sqrt_safe(&self) -> Result<Tensor> {
+        self.root_safe(2.0)
+    }
+
+    /// `self^(1/p)` whose gradient is 0 (not inf/nan) where the input is 0: the root is taken
+    /// of 1 there, so no infinite factor enters the backward (or double backward).
+    fn root_safe(&self, p: f64) -> Result<Tensor> {
         let zero = self.binary_scalar(crate::ops::BinaryOp::Eq, Scalar::Float(0.0))?;
         let safe = zero.where_(&Tensor::ones(&[], self.dtype()), self)?;
-        let r = safe.sqrt()?;
+        let r = if p == 2.0 {
+            safe.sqrt()?
+        } else {
+            safe.pow_scalar(Scalar::Float(1.0 / p))?
+        };
         zero.where_(&Tensor::zeros(&[], self.dtype()), &r)
     }
 
@@ -118,6 +130,9 @@ impl Tensor {
 
     /// `topk(k, dim, largest, sorted)` -> (values, indices).
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+        if self.dtype() == DType::Bool {
+            bail!(Runtime, "topk does not support bool dtypes on CPU");
+        }
         let d = wrap_dim("topk", dim, self.ndim())?;
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };
         if k > size {
