@@ -212,6 +212,19 @@ def training_cases() -> List[Case]:
     return cases
 
 
+def loader_cases() -> List[Case]:
+    from bench import loader
+
+    cases = []
+    for workers in (0, 2):
+        c = Case(f"DataLoader pass ({loader.N_ITEMS // loader.BATCH} batches), {workers} workers", unit="ms")
+        c.fns["ferrotorch"] = loader.make_pass(ft, workers)
+        if pt:
+            c.fns["pytorch"] = loader.make_pass(pt, workers)
+        cases.append(c)
+    return cases
+
+
 def run(cases: List[Case], repeats: int) -> List[dict]:
     rows = []
     for case in cases:
@@ -250,9 +263,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description="ferrotorch vs PyTorch vs NumPy")
     ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training")
+    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training,loader")
     args = ap.parse_args(argv)
-    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases}
+    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases}
     chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}")
     print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")

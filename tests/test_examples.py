@@ -37,3 +37,13 @@ def test_quickstart_example_fits_coefficients():
     out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "quickstart.py")], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "[3.0, -2.0, 1.0]" in out.stdout
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_hogwild_example_matches_single_process_accuracy(method):
+    pytest.importorskip("sklearn")
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "hogwild.py"), "--start-method", method], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    single = float(re.search(r"single process: test accuracy ([\d.]+)", out.stdout).group(1))
+    hogwild = float(re.search(r"hogwild, 2 processes \(\w+\): test accuracy ([\d.]+)", out.stdout).group(1))
+    assert single >= 0.93 and hogwild >= single - 0.02, out.stdout

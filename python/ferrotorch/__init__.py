@@ -218,6 +218,6 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, nn, optim, utils  # noqa: E402
+from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

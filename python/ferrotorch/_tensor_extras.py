@@ -135,22 +135,16 @@ def _contains(self: Tensor, element: Any) -> bool:
 Tensor.__contains__ = _contains  # type: ignore[method-assign]
 
 
-_NUM_THREADS = [0]
-
-
 def get_num_threads() -> int:
     """Threads the CPU kernels use (the size of the Rust thread pool)."""
-    import os
-
-    return _NUM_THREADS[0] or int(os.environ.get("RAYON_NUM_THREADS", 0)) or (os.cpu_count() or 1)
+    return int(_core._get_num_threads())
 
 
 def set_num_threads(n: int) -> None:
-    """Records the requested thread count. The Rust thread pool is sized when first used,
-    from RAYON_NUM_THREADS; set that variable before importing ferrotorch to change it."""
-    if n < 1:
+    """Sets the number of threads the CPU kernels use; the pool is resized at once."""
+    if int(n) < 1:
         raise ValueError("set_num_threads: Expected positive number of threads")
-    _NUM_THREADS[0] = int(n)
+    _core._set_num_threads(int(n))
 
 
 def _legacy(dtype_name: str) -> object:

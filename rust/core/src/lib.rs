@@ -22,6 +22,8 @@ pub mod ops;
 pub mod optim;
 pub mod random;
 pub mod serialize;
+#[cfg(unix)]
+pub mod shm;
 pub mod storage;
 pub mod tensor;
 

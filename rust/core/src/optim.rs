@@ -179,14 +179,15 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             *p = *p - c(clr) * d / (a.sqrt() + c(eps));
         }
     };
-    let it = p
-        .par_iter_mut()
-        .zip(g.par_iter())
-        .zip(s1.par_iter_mut())
-        .zip(s2.par_iter_mut())
-        .zip(s3.par_iter_mut());
     if g.len() >= crate::cpu::parallel::PAR_THRESHOLD {
-        it.for_each(body);
+        crate::cpu::thread_pool::run(|| {
+            p.par_iter_mut()
+                .zip(g.par_iter())
+                .zip(s1.par_iter_mut())
+                .zip(s2.par_iter_mut())
+                .zip(s3.par_iter_mut())
+                .for_each(body)
+        });
     } else {
         p.iter_mut()
             .zip(g.iter())

@@ -1,10 +1,10 @@
 //! Refcounted buffers. A buffer is freed the moment the last tensor viewing it is dropped.
 
-use crate::{Device, Element};
+use crate::{Device, Element, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout as AllocLayout};
 use std::any::Any;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 const ALIGN: usize = 64;
 
@@ -13,16 +13,31 @@ const ALIGN: usize = 64;
 enum Owner {
     Aligned(AllocLayout),
     Foreign(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
+    #[cfg(unix)]
+    Shared(crate::shm::SharedMemory),
 }
 
 struct Inner {
-    ptr: *mut u8,
+    /// Atomic only because `share_memory_` moves the bytes into shared memory in place.
+    ptr: AtomicPtr<u8>,
     nbytes: usize,
-    owner: Owner,
+    owner: Mutex<Owner>,
+    /// Owners replaced by `share_memory_` while NumPy or DLPack held the old address.
+    retired: Mutex<Vec<(Owner, usize)>>,
+    /// Set once the address was handed out (NumPy, DLPack, data_ptr).
+    exported: AtomicBool,
     device: Device,
     readonly: bool,
     /// Bumped by every in-place write; autograd compares it with the value it saved.
     version: AtomicU64,
+}
+
+fn dealloc_owner(owner: &Owner, ptr: *mut u8) {
+    if let Owner::Aligned(layout) = owner {
+        if layout.size() > 0 {
+            unsafe { dealloc(ptr, *layout) };
+        }
+    }
 }
 
 // The buffer is plain memory; concurrent access is governed by the tensor ops, as in PyTorch.
@@ -31,12 +46,32 @@ unsafe impl Sync for Inner {}
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Owner::Aligned(layout) = self.owner {
-            if layout.size() > 0 {
-                unsafe { dealloc(self.ptr, layout) };
-            }
+        let owner = self.owner.get_mut().unwrap_or_else(|e| e.into_inner());
+        dealloc_owner(owner, *self.ptr.get_mut());
+        for (old, ptr) in self
+            .retired
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            dealloc_owner(&old, ptr as *mut u8);
         }
     }
+}
+
+/// Shared segments mapped by this process, by (device, inode).
+#[cfg(unix)]
+static SHARED: Mutex<Option<SharedRegistry>> = Mutex::new(None);
+
+#[cfg(unix)]
+type SharedRegistry = std::collections::HashMap<(u64, u64), std::sync::Weak<Inner>>;
+
+#[cfg(unix)]
+fn remember_shared(id: (u64, u64), s: &Storage) {
+    let mut known = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    let map = known.get_or_insert_with(Default::default);
+    map.retain(|_, w| w.strong_count() > 0);
+    map.insert(id, Arc::downgrade(&s.0));
 }
 
 /// A refcounted byte buffer on one device.
@@ -77,14 +112,7 @@ impl Storage {
             p
         };
         let layout = AllocLayout::from_size_align(nbytes, ALIGN).expect("allocation size");
-        Storage(Arc::new(Inner {
-            ptr,
-            nbytes,
-            owner: Owner::Aligned(layout),
-            device: Device::Cpu,
-            readonly: false,
-            version: AtomicU64::new(0),
-        }))
+        Storage::with_owner(ptr, nbytes, Owner::Aligned(layout), false)
     }
 
     pub fn from_vec<T: Element>(v: Vec<T>) -> Storage {
@@ -103,18 +131,119 @@ impl Storage {
         owner: Box<dyn Any + Send + Sync>,
         readonly: bool,
     ) -> Storage {
+        Storage::with_owner(ptr, nbytes, Owner::Foreign(owner), readonly)
+    }
+
+    fn with_owner(ptr: *mut u8, nbytes: usize, owner: Owner, readonly: bool) -> Storage {
         Storage(Arc::new(Inner {
-            ptr,
+            ptr: AtomicPtr::new(ptr),
             nbytes,
-            owner: Owner::Foreign(owner),
+            owner: Mutex::new(owner),
+            retired: Mutex::new(Vec::new()),
+            exported: AtomicBool::new(false),
             device: Device::Cpu,
             readonly,
             version: AtomicU64::new(0),
         }))
     }
 
+    /// A zero-filled buffer in POSIX shared memory, shareable with other processes.
+    #[cfg(unix)]
+    pub fn shared(nbytes: usize) -> Result<Storage> {
+        let mem = crate::shm::SharedMemory::create(nbytes)?;
+        let id = mem.id();
+        let s = Storage::with_owner(mem.ptr(), nbytes, Owner::Shared(mem), false);
+        remember_shared(id, &s);
+        Ok(s)
+    }
+
+    /// Maps a shared-memory segment received from another process (as a file descriptor,
+    /// which the storage now owns). A segment this process already maps comes back as the
+    /// same storage, so views received separately still alias each other.
+    #[cfg(unix)]
+    pub fn from_shared_fd(fd: i32, nbytes: usize) -> Result<Storage> {
+        let mem = crate::shm::SharedMemory::from_fd(fd, nbytes)?;
+        let id = mem.id();
+        let mut guard = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        let known = guard.get_or_insert_with(Default::default);
+        if let Some(inner) = known.get(&id).and_then(std::sync::Weak::upgrade) {
+            if inner.nbytes >= nbytes {
+                return Ok(Storage(inner));
+            }
+        }
+        let s = Storage::with_owner(mem.ptr(), nbytes, Owner::Shared(mem), false);
+        known.retain(|_, w| w.strong_count() > 0);
+        known.insert(id, Arc::downgrade(&s.0));
+        Ok(s)
+    }
+
+    /// Whether the bytes live in shared memory.
+    pub fn is_shared(&self) -> bool {
+        #[cfg(unix)]
+        if let Owner::Shared(_) = *self.lock_owner() {
+            return true;
+        }
+        false
+    }
+
+    /// The shared-memory file descriptor, which other processes map to see these bytes.
+    #[cfg(unix)]
+    pub fn shared_fd(&self) -> Option<i32> {
+        match &*self.lock_owner() {
+            Owner::Shared(m) => Some(m.fd()),
+            _ => None,
+        }
+    }
+
+    /// Identity of the shared segment (device, inode), the same in every process mapping it.
+    #[cfg(unix)]
+    pub fn shared_id(&self) -> Option<(u64, u64)> {
+        match &*self.lock_owner() {
+            Owner::Shared(m) => Some(m.id()),
+            _ => None,
+        }
+    }
+
+    /// Moves the bytes into shared memory in place: every tensor viewing this storage sees
+    /// the shared copy. A no-op when already shared.
+    #[cfg(unix)]
+    pub fn share_memory_(&self) -> Result<()> {
+        let mut owner = self.lock_owner();
+        if let Owner::Shared(_) = *owner {
+            return Ok(());
+        }
+        let mem = crate::shm::SharedMemory::create(self.0.nbytes)?;
+        remember_shared(mem.id(), self);
+        let old_ptr = self.ptr();
+        unsafe { std::ptr::copy_nonoverlapping(old_ptr, mem.ptr(), self.0.nbytes) };
+        self.0.ptr.store(mem.ptr(), Ordering::Release);
+        let old = std::mem::replace(&mut *owner, Owner::Shared(mem));
+        if self.0.exported.load(Ordering::Acquire) {
+            // Someone outside may still read the old address: keep it alive with us.
+            self.0
+                .retired
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((old, old_ptr as usize));
+        } else {
+            dealloc_owner(&old, old_ptr);
+            // Foreign owners release their memory when dropped.
+            drop(old);
+        }
+        Ok(())
+    }
+
+    fn lock_owner(&self) -> std::sync::MutexGuard<'_, Owner> {
+        self.0.owner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records that the raw address left the crate (NumPy, DLPack, data_ptr).
+    pub fn mark_exported(&self) {
+        self.0.exported.store(true, Ordering::Release);
+    }
+
     pub fn ptr(&self) -> *mut u8 {
-        self.0.ptr
+        self.0.ptr.load(Ordering::Acquire)
     }
     pub fn nbytes(&self) -> usize {
         self.0.nbytes
@@ -147,7 +276,7 @@ impl Storage {
         if len == 0 {
             return &[];
         }
-        std::slice::from_raw_parts((self.0.ptr as *const T).add(offset), len)
+        std::slice::from_raw_parts((self.ptr() as *const T).add(offset), len)
     }
 
     /// # Safety
@@ -157,7 +286,7 @@ impl Storage {
         if len == 0 {
             return &mut [];
         }
-        std::slice::from_raw_parts_mut((self.0.ptr as *mut T).add(offset), len)
+        std::slice::from_raw_parts_mut((self.ptr() as *mut T).add(offset), len)
     }
 }
 

@@ -140,7 +140,10 @@ impl Tensor {
         Arc::ptr_eq(&self.0, &other.0)
     }
     /// Address of the first element.
+    /// Address of the first element. The address leaves the crate, so the storage keeps
+    /// these bytes alive even if `share_memory_` later moves them.
     pub fn data_ptr(&self) -> usize {
+        self.0.storage.mark_exported();
         self.0.storage.ptr() as usize + self.offset() * self.dtype().size()
     }
     pub fn id(&self) -> usize {
@@ -329,6 +332,29 @@ impl Tensor {
     /// Replaces the history of this tensor after an in-place op.
     pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>) {
         self.meta().grad_fn = node;
+    }
+
+    /// Moves this tensor's storage into shared memory in place (all its views follow).
+    #[cfg(unix)]
+    pub fn share_memory_(&self) -> Result<()> {
+        self.storage().share_memory_()
+    }
+
+    /// Whether this tensor's storage lives in shared memory.
+    pub fn is_shared(&self) -> bool {
+        self.storage().is_shared()
+    }
+
+    /// A zero-filled contiguous tensor allocated directly in shared memory.
+    #[cfg(unix)]
+    pub fn zeros_shared(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let n: usize = shape.iter().product();
+        let storage = Storage::shared(n * dtype.size())?;
+        Ok(Tensor::from_parts(
+            storage,
+            Layout::contiguous(shape),
+            dtype,
+        ))
     }
 
     pub fn contiguous_strides_of(shape: &[usize]) -> Vec<usize> {

@@ -44,11 +44,10 @@ impl PyDType {
     fn name(&self) -> &'static str {
         self.d.name()
     }
-    fn __reduce__(&self) -> (String, (String,)) {
-        (
-            "ferrotorch._core._dtype_from_name".into(),
-            (self.d.name().into(),),
-        )
+    /// Pickles as a call that returns the singleton, so `loads(dumps(d)) is d`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let rebuild = py.import("ferrotorch._core")?.getattr("_dtype_from_name")?;
+        Ok((rebuild.unbind(), (self.d.name().into(),)))
     }
 }
 

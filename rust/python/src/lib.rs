@@ -18,6 +18,7 @@ mod methods_shape;
 mod optim;
 mod random;
 mod serialize;
+mod shared;
 mod size;
 mod tensor;
 
@@ -43,5 +44,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     methods_ops_extra::register(m)?;
     interop::register(m)?;
     dlpack::register(m)?;
+    shared::register(m)?;
     Ok(())
 }

@@ -373,26 +373,48 @@ fn scatter_src(
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0, *, out=None))]
 pub fn cat(
+    py: Python<'_>,
     tensors: Vec<PyRef<'_, PyTensor>>,
     dim: i64,
     out: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyTensor> {
-    let _ = out;
+) -> PyResult<Py<PyAny>> {
     let ts: Vec<Tensor> = tensors.iter().map(|t| t.t.clone()).collect();
-    Ok(PyTensor::new(Tensor::cat(&ts, dim).py()?))
+    match out {
+        Some(o) if !o.is_none() => {
+            let o = o.cast::<PyTensor>()?;
+            Tensor::cat_out(&ts, dim, &o.borrow().t).py()?;
+            Ok(o.clone().into_any().unbind())
+        }
+        _ => Ok(Py::new(py, PyTensor::new(Tensor::cat(&ts, dim).py()?))?.into_any()),
+    }
 }
 
 /// `torch.stack(tensors, dim=0)`.
 #[pyfunction]
 #[pyo3(signature = (tensors, dim=0, *, out=None))]
 pub fn stack(
+    py: Python<'_>,
     tensors: Vec<PyRef<'_, PyTensor>>,
     dim: i64,
     out: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyTensor> {
-    let _ = out;
+) -> PyResult<Py<PyAny>> {
     let ts: Vec<Tensor> = tensors.iter().map(|t| t.t.clone()).collect();
-    Ok(PyTensor::new(Tensor::stack(&ts, dim).py()?))
+    match out {
+        Some(o) if !o.is_none() => {
+            let o = o.cast::<PyTensor>()?;
+            Tensor::stack_out(&ts, dim, &o.borrow().t).py()?;
+            Ok(o.clone().into_any().unbind())
+        }
+        _ => Ok(Py::new(py, PyTensor::new(Tensor::stack(&ts, dim).py()?))?.into_any()),
+    }
+}
+
+/// `stack` into a new tensor in shared memory (what DataLoader workers send back).
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0))]
+pub fn _stack_shared(tensors: Vec<PyRef<'_, PyTensor>>, dim: i64) -> PyResult<PyTensor> {
+    let ts: Vec<Tensor> = tensors.iter().map(|t| t.t.clone()).collect();
+    Ok(PyTensor::new(Tensor::stack_shared(&ts, dim).py()?))
 }
 
 /// `torch.where(condition, input, other)` (numbers allowed for input/other).
@@ -436,6 +458,7 @@ pub fn where3(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cat, m)?)?;
     m.add_function(wrap_pyfunction!(stack, m)?)?;
+    m.add_function(wrap_pyfunction!(_stack_shared, m)?)?;
     m.add_function(wrap_pyfunction!(where3, m)?)?;
     let _ = int_list;
     Ok(())

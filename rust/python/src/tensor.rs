@@ -609,9 +609,6 @@ impl PyTensor {
             ferrotorch::Device::Cuda(i) => i as i64,
         }
     }
-    fn is_shared(&self) -> bool {
-        false
-    }
     #[getter]
     fn is_sparse(&self) -> bool {
         false

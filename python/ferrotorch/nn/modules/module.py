@@ -377,6 +377,9 @@ class Module:
         return self.to(dst_type)
 
     def share_memory(self) -> "Module":
+        """Moves every parameter and buffer into shared memory (for Hogwild training)."""
+        for t in list(self.parameters()) + list(self.buffers()):
+            t.share_memory_()
         return self
 
     # ---- hooks and calling ----

@@ -6,6 +6,7 @@ import collections.abc
 from typing import Any
 
 from ... import _core
+from ._worker_info import get_worker_info
 
 Tensor = _core.Tensor
 
@@ -40,6 +41,10 @@ def default_collate(batch: Any) -> Any:
         shapes = {tuple(b.shape) for b in batch}
         if len(shapes) > 1:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {sorted(shapes)} in a batch")
+        if get_worker_info() is not None:
+            # In a worker the batch is built straight into shared memory: the main process
+            # maps it instead of receiving a copy.
+            return _core._stack_shared(list(batch), 0)
         return _core.stack(list(batch), 0)
     if t.__module__ == "numpy" and t.__name__ in ("ndarray", "memmap"):
         if elem.dtype.kind in "OSU":

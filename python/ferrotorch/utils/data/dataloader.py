@@ -1,10 +1,12 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes.
 
 Workers receive batch indices on per-worker queues and send collated batches back on one
-result queue; batches are yielded in sampler order whatever the number of workers, so the
-same seed gives the same batches for any ``num_workers``. A worker exception is re-raised in
-the main process with the worker's traceback; a worker that dies is reported (with its exit
-code or signal) instead of hanging.
+result queue. A worker builds each batch directly in shared memory, so the main process
+maps it instead of unpickling a copy (see ferrotorch.multiprocessing). Batches are yielded
+in sampler order whatever the number of workers, so the same seed gives the same batches
+for any ``num_workers``. A worker exception is re-raised in the main process with the
+worker's traceback; a worker that dies is reported (with its exit code or signal) within
+a poll interval instead of hanging.
 """
 
 from __future__ import annotations
@@ -15,31 +17,21 @@ import queue
 import signal
 import sys
 import traceback
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from ... import _core
+from ... import multiprocessing as _ft_mp  # noqa: F401  (registers the tensor reductions)
+from ._worker_info import WorkerInfo, _set_worker_info, get_worker_info
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-_WORKER_INFO: Optional["WorkerInfo"] = None
+__all__ = ["DataLoader", "WorkerInfo", "get_worker_info"]
+
 _POLL_SECONDS = 0.1
-
-
-@dataclass
-class WorkerInfo:
-    """What ``get_worker_info()`` returns inside a worker process."""
-
-    id: int
-    num_workers: int
-    seed: int
-    dataset: Any
-
-
-def get_worker_info() -> Optional[WorkerInfo]:
-    """Information about the current worker process, or None in the main process."""
-    return _WORKER_INFO
+# Room asked of /dev/shm per batch in flight before any worker starts; a batch that does
+# not fit later fails in the worker with the same advice (its pages are reserved up front).
+_MIN_SHM_PER_BATCH = 1 << 20
 
 
 class _ExceptionWrapper:
@@ -55,28 +47,40 @@ class _ExceptionWrapper:
         raise err
 
 
+def _seed_worker(seed: int) -> None:
+    _core.manual_seed(seed)
+    import random
+
+    random.seed(seed)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.random.seed(seed % 2**32)
+
+
 def _worker_loop(dataset: Any, index_queue: Any, result_queue: Any, collate_fn: Callable, auto_collation: bool, drop_last: bool, worker_id: int, num_workers: int, seed: int, init_fn: Optional[Callable], is_iterable: bool, batch_size: Optional[int]) -> None:
-    global _WORKER_INFO
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        _core.manual_seed(seed)
-        import random
-
-        random.seed(seed)
-        _WORKER_INFO = WorkerInfo(worker_id, num_workers, seed, dataset)
+        # One kernel thread per worker: the workers are the parallelism (as in PyTorch).
+        _core._set_num_threads(1)
+        _seed_worker(seed)
+        _set_worker_info(WorkerInfo(worker_id, num_workers, seed, dataset))
         if init_fn is not None:
             init_fn(worker_id)
-        it = iter(dataset) if is_iterable else None
+        epoch, it = None, None
         while True:
             task = index_queue.get()
             if task is None:
                 break
-            idx, indices = task
+            task_epoch, idx, indices = task
+            if task_epoch != epoch:
+                # A new pass (persistent workers): iterable datasets start over.
+                epoch = task_epoch
+                it = iter(dataset) if is_iterable else None
             try:
                 if is_iterable:
                     items = list(itertools.islice(it, batch_size if auto_collation else 1))
                     if not items or (auto_collation and drop_last and len(items) < batch_size):
-                        result_queue.put((idx, StopIteration(), worker_id))
+                        result_queue.put((epoch, idx, StopIteration(), worker_id))
                         continue
                     data = collate_fn(items) if auto_collation else collate_fn(items[0])
                 elif auto_collation:
@@ -85,7 +89,8 @@ def _worker_loop(dataset: Any, index_queue: Any, result_queue: Any, collate_fn: 
                     data = collate_fn(dataset[indices])
             except Exception:
                 data = _ExceptionWrapper(f"in DataLoader worker process {worker_id}")
-            result_queue.put((idx, data, worker_id))
+            result_queue.put((epoch, idx, data, worker_id))
+            del data
     except KeyboardInterrupt:
         pass
 
@@ -146,6 +151,13 @@ class DataLoader:
         base_seed = int(_core.randint(0, 2**62, (1,), generator=self.generator).item())
         if self.num_workers == 0:
             return self._single_process()
+        if self.persistent_workers:
+            it = getattr(self, "_workers_iter", None)
+            if it is None or it.done:
+                it = self._workers_iter = _MultiProcessIter(self, base_seed)
+            else:
+                it._start_pass()
+            return it
         return _MultiProcessIter(self, base_seed)
 
     def _single_process(self) -> Iterator[Any]:
@@ -168,37 +180,49 @@ class DataLoader:
 
 
 class _MultiProcessIter:
-    """Drives the worker processes for one pass over the data."""
+    """Drives the worker processes: one pass over the data, or every pass when the loader
+    keeps its workers (``persistent_workers``)."""
 
     def __init__(self, loader: DataLoader, base_seed: int) -> None:
         self.loader = loader
+        self.done = False
+        self.workers: List[Any] = []
+        self.index_queues: List[Any] = []
+        n = loader.num_workers
+        prefetch = loader.prefetch_factor or 2
+        available = _core._shm_available()
+        if sys.platform.startswith("linux") and available is None:
+            raise RuntimeError("DataLoader: /dev/shm is missing, and worker processes send batches through shared memory. Mount a tmpfs on /dev/shm or use num_workers=0.")
+        _core._check_shm_capacity(n * prefetch * _MIN_SHM_PER_BATCH)
         ctx = loader.multiprocessing_context
         if isinstance(ctx, str):
             ctx = python_mp.get_context(ctx)
         ctx = ctx or python_mp.get_context()
         self.result_queue = ctx.Queue()
-        self.index_queues: List[Any] = []
-        self.workers: List[Any] = []
-        n = loader.num_workers
         for w in range(n):
             iq = ctx.Queue()
             p = ctx.Process(target=_worker_loop, args=(loader.dataset, iq, self.result_queue, loader.collate_fn, loader._auto_collation, loader.drop_last, w, n, base_seed + w, loader.worker_init_fn, loader._is_iterable, loader.batch_size), daemon=True)
             p.start()
             self.index_queues.append(iq)
             self.workers.append(p)
-        self.indices = loader._index_iter()
+        self.epoch = -1
+        self._start_pass()
+
+    def _start_pass(self) -> None:
+        """Starts a pass over the sampler; results of an abandoned pass are dropped."""
+        self.epoch += 1
+        self.indices = self.loader._index_iter()
         self.send_idx = 0
         self.rcvd_idx = 0
         self.buffer: Dict[int, Any] = {}
         self.outstanding = 0
         self.exhausted_workers: set = set()
-        self.task_worker: Dict[int, int] = {}
-        self.done = False
-        for _ in range(n * (loader.prefetch_factor or 2)):
+        self.pass_done = False
+        for _ in range(len(self.workers) * (self.loader.prefetch_factor or 2)):
             self._send()
 
     def _send(self) -> None:
-        if self.done:
+        if self.done or self.pass_done:
             return
         live = [w for w in range(len(self.workers)) if w not in self.exhausted_workers]
         if not live:
@@ -208,13 +232,24 @@ class _MultiProcessIter:
         except StopIteration:
             return
         w = live[self.send_idx % len(live)] if self.loader._is_iterable else self.send_idx % len(self.workers)
-        self.index_queues[w].put((self.send_idx, indices))
-        self.task_worker[self.send_idx] = w
+        self.index_queues[w].put((self.epoch, self.send_idx, indices))
         self.send_idx += 1
         self.outstanding += 1
 
     def __iter__(self) -> "_MultiProcessIter":
         return self
+
+    def __len__(self) -> int:
+        return len(self.loader)
+
+    def _check_workers(self) -> None:
+        for w, p in enumerate(self.workers):
+            if not p.is_alive():
+                code = p.exitcode
+                how = f"killed by signal: {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited unexpectedly with exit code {code}"
+                pid = p.pid
+                self._shutdown()
+                raise RuntimeError(f"DataLoader worker (pid {pid}) is {how}. Worker {w} died; a killed worker is often out of memory or out of shared memory.")
 
     def _get(self) -> Any:
         waited = 0.0
@@ -223,17 +258,18 @@ class _MultiProcessIter:
                 return self.result_queue.get(timeout=_POLL_SECONDS)
             except queue.Empty:
                 waited += _POLL_SECONDS
-                for w, p in enumerate(self.workers):
-                    if not p.is_alive():
-                        code = p.exitcode
-                        how = f"killed by signal: {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited unexpectedly with exit code {code}"
-                        self._shutdown()
-                        raise RuntimeError(f"DataLoader worker (pid {p.pid}) is {how}. Worker {w} died; see the traceback above if it raised.")
+                self._check_workers()
                 if self.loader.timeout and waited >= self.loader.timeout:
                     self._shutdown()
                     raise RuntimeError(f"DataLoader timed out after {self.loader.timeout} seconds")
+            except (ConnectionError, FileNotFoundError, EOFError, OSError):
+                # A worker died while its batch was being handed over.
+                self._check_workers()
+                raise
 
     def __next__(self) -> Any:
+        if self.done:
+            raise StopIteration
         while True:
             if self.rcvd_idx in self.buffer:
                 data = self.buffer.pop(self.rcvd_idx)
@@ -246,18 +282,26 @@ class _MultiProcessIter:
                     data.reraise()
                 return data
             if self.outstanding == 0:
-                self._shutdown()
+                self._end_pass()
                 raise StopIteration
-            idx, data, w = self._get()
+            epoch, idx, data, w = self._get()
+            if epoch != self.epoch:
+                continue
             self.outstanding -= 1
             if isinstance(data, StopIteration) and self.loader._is_iterable:
                 self.exhausted_workers.add(w)
             self.buffer[idx] = data
 
+    def _end_pass(self) -> None:
+        self.pass_done = True
+        if not self.loader.persistent_workers:
+            self._shutdown()
+
     def _shutdown(self) -> None:
         if self.done:
             return
         self.done = True
+        self.buffer = {}
         for q in self.index_queues:
             try:
                 q.put(None)
@@ -277,4 +321,3 @@ class _MultiProcessIter:
             self._shutdown()
         except Exception:
             pass
-

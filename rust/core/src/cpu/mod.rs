@@ -2,3 +2,4 @@
 
 pub mod math;
 pub mod parallel;
+pub mod thread_pool;

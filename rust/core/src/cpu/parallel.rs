@@ -32,13 +32,15 @@ impl<T: Copy> Src<'_, T> {
 /// `out[i] = f(a[i])`.
 pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
     if out.len() >= PAR_THRESHOLD {
-        out.par_chunks_mut(CHUNK)
-            .zip(a.par_chunks(CHUNK))
-            .for_each(|(o, a)| {
-                for (o, &a) in o.iter_mut().zip(a) {
-                    *o = f(a);
-                }
-            });
+        crate::cpu::thread_pool::run(|| {
+            out.par_chunks_mut(CHUNK)
+                .zip(a.par_chunks(CHUNK))
+                .for_each(|(o, a)| {
+                    for (o, &a) in o.iter_mut().zip(a) {
+                        *o = f(a);
+                    }
+                })
+        });
     } else {
         for (o, &a) in out.iter_mut().zip(a) {
             *o = f(a);
@@ -80,9 +82,11 @@ pub fn zip<A: Copy + Sync, B: Copy + Sync, O: Send>(
     f: impl Fn(A, B) -> O + Sync,
 ) {
     if out.len() >= PAR_THRESHOLD {
-        out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
-            let start = c * CHUNK;
-            zip_serial(a.sub(start, o.len()), b.sub(start, o.len()), o, &f);
+        crate::cpu::thread_pool::run(|| {
+            out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
+                let start = c * CHUNK;
+                zip_serial(a.sub(start, o.len()), b.sub(start, o.len()), o, &f);
+            })
         });
     } else {
         zip_serial(a, b, out, &f);

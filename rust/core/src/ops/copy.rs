@@ -25,9 +25,11 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
             // Same type: a plain copy.
             let s: &[D] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const D, s.len()) };
             if dst.len() >= crate::cpu::parallel::PAR_THRESHOLD {
-                dst.par_chunks_mut(1 << 16)
-                    .zip(s.par_chunks(1 << 16))
-                    .for_each(|(d, s)| d.copy_from_slice(s));
+                crate::cpu::thread_pool::run(|| {
+                    dst.par_chunks_mut(1 << 16)
+                        .zip(s.par_chunks(1 << 16))
+                        .for_each(|(d, s)| d.copy_from_slice(s))
+                });
             } else {
                 dst.copy_from_slice(s);
             }
@@ -41,17 +43,19 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
         // Split the outermost dimension across threads.
         let rows = l.shape[0];
         let per = dst.len() / rows;
-        dst.par_chunks_mut(per).enumerate().for_each(|(r, d)| {
-            let mut i = 0;
-            for_each_offset(
-                &l.shape[1..],
-                &l.strides[1..],
-                l.offset + r * l.strides[0],
-                |o| {
-                    d[i] = convert(s[o]);
-                    i += 1;
-                },
-            );
+        crate::cpu::thread_pool::run(|| {
+            dst.par_chunks_mut(per).enumerate().for_each(|(r, d)| {
+                let mut i = 0;
+                for_each_offset(
+                    &l.shape[1..],
+                    &l.strides[1..],
+                    l.offset + r * l.strides[0],
+                    |o| {
+                        d[i] = convert(s[o]);
+                        i += 1;
+                    },
+                );
+            })
         });
         return;
     }

@@ -5,9 +5,50 @@ use crate::error::fmt_shape;
 use crate::layout::wrap_dim;
 use crate::{bail, DType, Result, Tensor};
 
+/// Where a concatenation's result goes.
+enum Target<'a> {
+    New,
+    #[cfg(unix)]
+    Shared,
+    Out(&'a Tensor),
+}
+
 impl Tensor {
     /// `torch.cat`: tensors promote to a common dtype; legacy 1-D empty tensors are skipped.
     pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        Tensor::cat_to(tensors, dim, Target::New)
+    }
+
+    /// `torch.cat(..., out=out)`: writes into `out`, which must have the result's shape.
+    pub fn cat_out(tensors: &[Tensor], dim: i64, out: &Tensor) -> Result<Tensor> {
+        Tensor::cat_to(tensors, dim, Target::Out(out))
+    }
+
+    /// `torch.cat` into a new tensor allocated in shared memory (DataLoader workers).
+    #[cfg(unix)]
+    pub fn cat_shared(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        Tensor::cat_to(tensors, dim, Target::Shared)
+    }
+
+    /// `torch.stack(..., out=out)`.
+    pub fn stack_out(tensors: &[Tensor], dim: i64, out: &Tensor) -> Result<Tensor> {
+        Tensor::cat_out(
+            &Tensor::stack_parts(tensors, dim)?,
+            Tensor::stack_dim(tensors, dim)?,
+            out,
+        )
+    }
+
+    /// `torch.stack` into a new tensor allocated in shared memory.
+    #[cfg(unix)]
+    pub fn stack_shared(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        Tensor::cat_shared(
+            &Tensor::stack_parts(tensors, dim)?,
+            Tensor::stack_dim(tensors, dim)?,
+        )
+    }
+
+    fn cat_to(tensors: &[Tensor], dim: i64, target: Target) -> Result<Tensor> {
         if tensors.is_empty() {
             bail!(Runtime, "torch.cat(): expected a non-empty list of Tensors");
         }
@@ -49,7 +90,33 @@ impl Tensor {
         }
         let mut shape = first.shape().to_vec();
         shape[d] = total;
-        let out = Tensor::zeros(&shape, dt);
+        let out = match target {
+            Target::New => Tensor::zeros(&shape, dt),
+            #[cfg(unix)]
+            Target::Shared => Tensor::zeros_shared(&shape, dt)?,
+            Target::Out(o) => {
+                if o.shape() != shape.as_slice() {
+                    bail!(
+                        Runtime,
+                        "torch.cat(): the out tensor has shape {} but the result has shape {}",
+                        fmt_shape(o.shape()),
+                        fmt_shape(&shape)
+                    );
+                }
+                if crate::autograd::is_grad_enabled() && parts.iter().any(|t| t.requires_grad()) {
+                    bail!(Runtime, "cat(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.");
+                }
+                let o = o.clone();
+                let mut start = 0;
+                for t in &parts {
+                    let n = t.shape()[d];
+                    o.narrow(d as i64, start as i64, n as i64)?.write_from(t)?;
+                    start += n;
+                }
+                o.storage().bump_version();
+                return Ok(o);
+            }
+        };
         let mut start = 0;
         let mut sizes = Vec::new();
         for t in &parts {
@@ -81,17 +148,28 @@ impl Tensor {
 
     /// `torch.stack`: all tensors must have the same shape.
     pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+        Tensor::cat(
+            &Tensor::stack_parts(tensors, dim)?,
+            Tensor::stack_dim(tensors, dim)?,
+        )
+    }
+
+    fn stack_dim(tensors: &[Tensor], dim: i64) -> Result<i64> {
         if tensors.is_empty() {
             bail!(Runtime, "stack expects a non-empty TensorList");
         }
+        Ok(wrap_dim("stack", dim, tensors[0].ndim() + 1)? as i64)
+    }
+
+    /// The inputs of a stack, each with the new dim inserted, after the shape check.
+    fn stack_parts(tensors: &[Tensor], dim: i64) -> Result<Vec<Tensor>> {
+        let d = Tensor::stack_dim(tensors, dim)?;
         for (i, t) in tensors.iter().enumerate() {
             if t.shape() != tensors[0].shape() {
                 bail!(Runtime, "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {i}", fmt_shape(tensors[0].shape()), fmt_shape(t.shape()));
             }
         }
-        let d = wrap_dim("stack", dim, tensors[0].ndim() + 1)?;
-        let parts: Result<Vec<Tensor>> = tensors.iter().map(|t| t.unsqueeze(d as i64)).collect();
-        Tensor::cat(&parts?, d as i64)
+        tensors.iter().map(|t| t.unsqueeze(d)).collect()
     }
 
     /// `flip(dims)`: a copy with the order of the given dims reversed.

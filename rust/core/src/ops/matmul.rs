@@ -8,7 +8,7 @@ use gemm::Parallelism;
 
 fn parallelism(m: usize, n: usize, k: usize) -> Parallelism {
     if m * n * k >= 48 * 48 * 48 {
-        Parallelism::Rayon(rayon::current_num_threads())
+        Parallelism::Rayon(crate::cpu::thread_pool::num_threads())
     } else {
         Parallelism::None
     }
@@ -29,6 +29,15 @@ fn batch_offsets(t: &Tensor) -> Vec<usize> {
 
 /// One [m,k] x [k,n] product per batch entry, written into contiguous `out`.
 fn gemm_batches<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
+    let nd = a.ndim();
+    let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
+    match parallelism(m, n, k) {
+        Parallelism::None => gemm_batches_on_this_thread::<T>(a, b, out),
+        _ => crate::cpu::thread_pool::run(|| gemm_batches_on_this_thread::<T>(a, b, out)),
+    }
+}
+
+fn gemm_batches_on_this_thread<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
     let nd = a.ndim();
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
     let (ars, acs) = (a.strides()[nd - 2] as isize, a.strides()[nd - 1] as isize);

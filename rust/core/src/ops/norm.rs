@@ -37,13 +37,14 @@ fn normalize_rows<F: crate::cpu::math::Float>(
         *m = mu;
         *r = inv;
     };
-    let it = x
-        .par_chunks(inner)
-        .zip(y.par_chunks_mut(inner))
-        .zip(mean.par_iter_mut())
-        .zip(rstd.par_iter_mut());
     if x.len() >= crate::cpu::parallel::PAR_THRESHOLD {
-        it.for_each(work);
+        crate::cpu::thread_pool::run(|| {
+            x.par_chunks(inner)
+                .zip(y.par_chunks_mut(inner))
+                .zip(mean.par_iter_mut())
+                .zip(rstd.par_iter_mut())
+                .for_each(work)
+        });
     } else {
         x.chunks(inner)
             .zip(y.chunks_mut(inner))

@@ -100,7 +100,7 @@ impl Tensor {
                 let src = x.contiguous_slice::<T>();
                 let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
                 let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
-                out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(|(p, (o, ii))| {
+                crate::cpu::thread_pool::run(|| out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(|(p, (o, ii))| {
                     let plane = &src[p * h * wd..(p + 1) * h * wd];
                     for i in 0..oh {
                         for j in 0..ow {
@@ -132,7 +132,7 @@ impl Tensor {
                             ii[i * ow + j] = pos as i64;
                         }
                     }
-                });
+                }));
             });
         }
         let shape = [n, c, h, wd];

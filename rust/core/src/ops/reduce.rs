@@ -78,9 +78,11 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[
         return;
     }
     if rows.outer * inner >= crate::cpu::parallel::PAR_THRESHOLD && rows.outer > 1 {
-        out.par_iter_mut()
-            .enumerate()
-            .for_each(|(i, o)| *o = f(&src[i * inner..(i + 1) * inner]));
+        crate::cpu::thread_pool::run(|| {
+            out.par_iter_mut()
+                .enumerate()
+                .for_each(|(i, o)| *o = f(&src[i * inner..(i + 1) * inner]))
+        });
     } else {
         for (i, o) in out.iter_mut().enumerate() {
             *o = f(&src[i * inner..(i + 1) * inner]);

@@ -261,7 +261,8 @@ mod tests {
         x.set_requires_grad(true).unwrap();
         let y = x.cumprod(0).unwrap().sum_dims(&[], false).unwrap();
         let one = Tensor::ones(&[], crate::DType::F64);
-        let g = crate::autograd::grad(&[y], &[one], &[x.clone()], false, false, false).unwrap();
+        let g = crate::autograd::grad(&[y], &[one], std::slice::from_ref(&x), false, false, false)
+            .unwrap();
         let g = g[0].as_ref().unwrap().to_vec::<f64>();
         assert_eq!(g, vec![1.0, 8.0, 0.0, 0.0, 0.0]);
     }

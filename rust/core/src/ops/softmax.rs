@@ -37,9 +37,11 @@ fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
         }
     };
     if x.len() >= crate::cpu::parallel::PAR_THRESHOLD && x.len() > inner {
-        x.par_chunks(inner)
-            .zip(y.par_chunks_mut(inner))
-            .for_each(row);
+        crate::cpu::thread_pool::run(|| {
+            x.par_chunks(inner)
+                .zip(y.par_chunks_mut(inner))
+                .for_each(row)
+        });
     } else {
         x.chunks(inner).zip(y.chunks_mut(inner)).for_each(row);
     }

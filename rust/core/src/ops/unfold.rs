@@ -66,71 +66,76 @@ fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: 
     let [kh, kw] = w.kernel;
     let l = ohw[0] * ohw[1];
     // One (image, channel) plane per task; bounds are resolved per row, not per element.
-    cols.par_chunks_mut(kh * kw * l)
-        .enumerate()
-        .for_each(|(nc, block)| {
-            let plane = &x[nc * h * wd..(nc + 1) * h * wd];
-            for ki in 0..kh {
-                for kj in 0..kw {
-                    let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
-                    let (lo, hi) =
-                        valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
-                    let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
-                    for oi in 0..ohw[0] {
-                        let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
-                            - w.padding[0] as isize;
-                        let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
-                        if ii < 0 || ii as usize >= h {
-                            out.fill(T::default());
-                            continue;
-                        }
-                        let src = &plane[ii as usize * wd..(ii as usize + 1) * wd];
-                        out[..lo].fill(T::default());
-                        out[hi..].fill(T::default());
-                        if w.stride[1] == 1 {
-                            let start = (lo as isize + off) as usize;
-                            out[lo..hi].copy_from_slice(&src[start..start + (hi - lo)]);
-                        } else {
-                            for (oj, o) in out.iter_mut().enumerate().take(hi).skip(lo) {
-                                *o = src[(oj as isize * w.stride[1] as isize + off) as usize];
+    crate::cpu::thread_pool::run(|| {
+        cols.par_chunks_mut(kh * kw * l)
+            .enumerate()
+            .for_each(|(nc, block)| {
+                let plane = &x[nc * h * wd..(nc + 1) * h * wd];
+                for ki in 0..kh {
+                    for kj in 0..kw {
+                        let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                        let (lo, hi) =
+                            valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+                        let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+                        for oi in 0..ohw[0] {
+                            let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
+                                - w.padding[0] as isize;
+                            let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                            if ii < 0 || ii as usize >= h {
+                                out.fill(T::default());
+                                continue;
+                            }
+                            let src = &plane[ii as usize * wd..(ii as usize + 1) * wd];
+                            out[..lo].fill(T::default());
+                            out[hi..].fill(T::default());
+                            if w.stride[1] == 1 {
+                                let start = (lo as isize + off) as usize;
+                                out[lo..hi].copy_from_slice(&src[start..start + (hi - lo)]);
+                            } else {
+                                for (oj, o) in out.iter_mut().enumerate().take(hi).skip(lo) {
+                                    *o = src[(oj as isize * w.stride[1] as isize + off) as usize];
+                                }
                             }
                         }
                     }
                 }
-            }
-        });
+            })
+    });
 }
 
 fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
     let [h, wd] = hw;
     let [kh, kw] = w.kernel;
     let l = ohw[0] * ohw[1];
-    x.par_chunks_mut(h * wd)
-        .enumerate()
-        .for_each(|(nc, plane)| {
-            let block = &cols[nc * kh * kw * l..(nc + 1) * kh * kw * l];
-            for ki in 0..kh {
-                for kj in 0..kw {
-                    let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
-                    let (lo, hi) =
-                        valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
-                    let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
-                    for oi in 0..ohw[0] {
-                        let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
-                            - w.padding[0] as isize;
-                        if ii < 0 || ii as usize >= h {
-                            continue;
-                        }
-                        let dst = &mut plane[ii as usize * wd..(ii as usize + 1) * wd];
-                        let src = &row[oi * ohw[1]..(oi + 1) * ohw[1]];
-                        for oj in lo..hi {
-                            let p = &mut dst[(oj as isize * w.stride[1] as isize + off) as usize];
-                            *p = add(*p, src[oj]);
+    crate::cpu::thread_pool::run(|| {
+        x.par_chunks_mut(h * wd)
+            .enumerate()
+            .for_each(|(nc, plane)| {
+                let block = &cols[nc * kh * kw * l..(nc + 1) * kh * kw * l];
+                for ki in 0..kh {
+                    for kj in 0..kw {
+                        let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+                        let (lo, hi) =
+                            valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+                        let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+                        for oi in 0..ohw[0] {
+                            let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
+                                - w.padding[0] as isize;
+                            if ii < 0 || ii as usize >= h {
+                                continue;
+                            }
+                            let dst = &mut plane[ii as usize * wd..(ii as usize + 1) * wd];
+                            let src = &row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                            for oj in lo..hi {
+                                let p =
+                                    &mut dst[(oj as isize * w.stride[1] as isize + off) as usize];
+                                *p = add(*p, src[oj]);
+                            }
                         }
                     }
                 }
-            }
-        });
+            })
+    });
 }
 
 /// Addition through f64: exact rounding for f32 and halves (the kernels take floats only).
