@@ -264,3 +264,24 @@ def test_dtypes_pickle_to_the_same_singleton():
 
     for d in (torch.float32, torch.int64, torch.bool, torch.bfloat16):
         assert pickle.loads(pickle.dumps(d)) is d
+
+
+class KillsWorker(Work):
+    def __getitem__(self, i):
+        if i == 9:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().__getitem__(i)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_loaders_leave_dev_shm_as_they_found_it(method):
+    # The autouse fixture compares /dev/shm before and after: a full pass, an early break
+    # with batches still in flight, and a killed worker.
+    for _ in DataLoader(Work(), batch_size=2, num_workers=2, multiprocessing_context=method):
+        pass
+    for i, _ in enumerate(DataLoader(Work(), batch_size=2, num_workers=2, multiprocessing_context=method)):
+        if i == 1:
+            break
+    with pytest.raises(RuntimeError, match="killed by signal: SIGKILL"):
+        for _ in DataLoader(KillsWorker(), batch_size=2, num_workers=2, multiprocessing_context=method):
+            pass

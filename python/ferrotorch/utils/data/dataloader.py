@@ -16,6 +16,7 @@ import multiprocessing as python_mp
 import queue
 import signal
 import sys
+import time
 import traceback
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
@@ -262,9 +263,12 @@ class _MultiProcessIter:
                 if self.loader.timeout and waited >= self.loader.timeout:
                     self._shutdown()
                     raise RuntimeError(f"DataLoader timed out after {self.loader.timeout} seconds")
-            except (ConnectionError, FileNotFoundError, EOFError, OSError):
-                # A worker died while its batch was being handed over.
-                self._check_workers()
+            except (RuntimeError, ConnectionError, EOFError, OSError):
+                # A worker that dies while its batch is handed over breaks the handoff:
+                # report the death (its exit may take a moment to be seen) over the symptom.
+                for _ in range(20):
+                    self._check_workers()
+                    time.sleep(0.05)
                 raise
 
     def __next__(self) -> Any:
