@@ -238,3 +238,50 @@ def test_interpolate_nearest_and_bilinear():
     assert torch.autograd.gradcheck(lambda t: K.interpolate(t, size=(3, 5), mode="bilinear", align_corners=False), (xs,))
     with pytest.raises(ValueError, match="only one of size or scale_factor"):
         K.interpolate(x)
+
+
+def _conv_ref(x, w, b, stride, padding, dilation, groups):
+    """Direct convolution in float64 NumPy (sliding windows), independent of the kernels."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2))
+    win = np.lib.stride_tricks.sliding_window_view(xp, ((kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1), axis=(2, 3))
+    win = win[:, :, :: stride[0], :: stride[1], :: dilation[0], :: dilation[1]]
+    og = o // groups
+    out = np.concatenate([np.einsum("nchwij,ocij->nohw", win[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og]) for g in range(groups)], axis=1)
+    return out + (b[None, :, None, None] if b is not None else 0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fused_conv2d_matches_direct_convolution(n, layout, dtype):
+    g = torch.Generator().manual_seed(n)
+    x = torch.randn(n, 4, 9, 7, generator=g, dtype=dtype)
+    if layout == "transposed":
+        x = torch.randn(n, 4, 7, 9, generator=g, dtype=dtype).transpose(2, 3)
+    w = torch.randn(6, 2, 3, 2, generator=g, dtype=dtype)
+    b = torch.randn(6, generator=g, dtype=dtype)
+    args = ((2, 1), (1, 2), (1, 2), 2)
+    got = K.conv2d(x, w, b, *args)
+    want = _conv_ref(x.double().numpy(), w.double().numpy(), b.double().numpy(), *args)
+    tol = 1e-4 if dtype == torch.float32 else 1e-10
+    np.testing.assert_allclose(got.double().numpy(), want, rtol=tol, atol=tol)
+    # Gradients against the float64 reference path through autograd of the direct form.
+    xr, wr, br = (t.detach().double().requires_grad_() for t in (x, w, b))
+    gout = torch.randn(*got.shape, generator=g, dtype=torch.float64)
+    (K.conv2d(xr, wr, br, *args) * gout).sum().backward()
+    x2, w2, b2 = (t.detach().requires_grad_() for t in (x, w, b))
+    (K.conv2d(x2, w2, b2, *args) * gout.to(dtype)).sum().backward()
+    for a, r in ((x2, xr), (w2, wr), (b2, br)):
+        np.testing.assert_allclose(a.grad.double().numpy(), r.grad.numpy(), rtol=tol * 10, atol=tol * 10)
+
+
+def test_fused_conv2d_without_bias_and_input_only_gradient():
+    x = torch.randn(3, 2, 5, 5, requires_grad=True)
+    w = torch.randn(4, 2, 3, 3)
+    y = K.conv2d(x, w, None, (1, 1), (1, 1), (1, 1), 1)
+    y.sum().backward()
+    assert x.grad.shape == x.shape and w.grad is None
+    want = _conv_ref(x.detach().double().numpy(), w.double().numpy(), None, (1, 1), (1, 1), (1, 1), 1)
+    np.testing.assert_allclose(y.detach().double().numpy(), want, rtol=1e-4, atol=1e-4)

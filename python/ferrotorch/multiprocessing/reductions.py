@@ -51,8 +51,13 @@ def _wait_for_handoffs() -> None:
     # exiting before the receiver took it would leave the receiver with nothing to map.
     deadline = time.monotonic() + HANDOFF_WAIT_SECONDS
     parent = os.getppid()
+    waited = False
     while _pending_handoffs() and time.monotonic() < deadline and os.getppid() == parent:
+        waited = True
         time.sleep(0.005)
+    if waited:
+        # The last descriptor leaves the cache before it is sent: let that send finish.
+        time.sleep(0.05)
 
 
 class _ExitHook:

@@ -79,6 +79,13 @@ type Slot<'a, F> = ((((&'a mut F, &'a F), &'a mut F), &'a mut F), &'a mut F);
 /// Per-element update with up to three state buffers (unused ones are the gradient itself).
 fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s3: &mut [F]) {
     let c = F::from_f64c;
+    // Bias corrections depend on the step only: computed once, not per element.
+    let (bc1, bc2_sqrt) = match rule {
+        Rule::Adam {
+            beta1, beta2, step, ..
+        } => (1.0 - beta1.powf(step), (1.0 - beta2.powf(step)).sqrt()),
+        _ => (1.0, 1.0),
+    };
     let body = |((((p, &g), a), b), m): Slot<'_, F>| match rule {
         Rule::Sgd {
             lr,
@@ -112,7 +119,7 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             amsgrad,
             maximize,
             decoupled,
-            step,
+            ..
         } => {
             let mut d = if maximize { -g } else { g };
             if weight_decay != 0.0 {
@@ -124,8 +131,6 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             }
             *a = c(beta1) * *a + c(1.0 - beta1) * d;
             *b = c(beta2) * *b + c(1.0 - beta2) * d * d;
-            let bc1 = 1.0 - beta1.powf(step);
-            let bc2_sqrt = (1.0 - beta2.powf(step)).sqrt();
             let v = if amsgrad {
                 *m = m.max_nan(*b);
                 *m
@@ -216,14 +221,20 @@ pub fn fused_step(
             states.len()
         );
     }
+    let mut scratch: Vec<Tensor> = Vec::new();
     for ((p, g), st) in params.iter().zip(grads).zip(states) {
         let others: Vec<&Tensor> = std::iter::once(g).chain(st.iter()).collect();
         check("fused_step", p, &others)?;
         let n = p.numel();
-        // Missing buffers get scratch space the rule never reads.
-        let scratch: Vec<Tensor> = (st.len()..3)
-            .map(|_| Tensor::zeros(&[n], p.dtype()))
-            .collect();
+        // Missing buffers get scratch space the rule never reads, shared by the parameters.
+        if scratch.len() < (3 - st.len().min(3))
+            || scratch
+                .first()
+                .is_some_and(|t| t.numel() < n || t.dtype() != p.dtype())
+        {
+            let most = params.iter().map(|q| q.numel()).max().unwrap_or(0);
+            scratch = (0..3).map(|_| Tensor::zeros(&[most], p.dtype())).collect();
+        }
         let bufs: Vec<&Tensor> = st.iter().chain(scratch.iter()).collect();
         macro_rules! go {
             ($F:ty) => {
@@ -232,9 +243,15 @@ pub fn fused_step(
                         rule,
                         p.contiguous_slice_mut(),
                         g.contiguous_slice(),
-                        bufs[0].contiguous_slice_mut(),
-                        bufs[1].contiguous_slice_mut(),
-                        bufs[2].contiguous_slice_mut(),
+                        &mut bufs[0]
+                            .storage()
+                            .slice_mut::<$F>(bufs[0].offset(), bufs[0].numel())[..n],
+                        &mut bufs[1]
+                            .storage()
+                            .slice_mut::<$F>(bufs[1].offset(), bufs[1].numel())[..n],
+                        &mut bufs[2]
+                            .storage()
+                            .slice_mut::<$F>(bufs[2].offset(), bufs[2].numel())[..n],
                     )
                 }
             };

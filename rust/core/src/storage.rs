@@ -74,6 +74,20 @@ fn remember_shared(id: (u64, u64), s: &Storage) {
     map.insert(id, Arc::downgrade(&s.0));
 }
 
+/// Keeps freed tensor buffers in the heap for reuse. glibc hands blocks above 128 KiB
+/// straight back to the OS, so every large activation of every step was page-faulted in
+/// afresh; with the thresholds raised (to glibc's 32 MiB maximum) they are recycled.
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static TUNED: std::sync::Once = std::sync::Once::new();
+        TUNED.call_once(|| unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
+        });
+    }
+}
+
 /// A refcounted byte buffer on one device.
 #[derive(Clone)]
 pub struct Storage(Arc<Inner>);
@@ -92,6 +106,7 @@ impl Storage {
     }
 
     fn allocate(nbytes: usize, zeroed: bool) -> Storage {
+        tune_allocator();
         let layout = AllocLayout::from_size_align(nbytes.max(1), ALIGN).expect("allocation size");
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8

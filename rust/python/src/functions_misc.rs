@@ -71,7 +71,26 @@ pub fn broadcast_shapes(py: Python<'_>, shapes: &Bound<'_, PyTuple>) -> PyResult
     crate::size::make_size(py, &out)
 }
 
+/// Caps the SIMD level of the CPU kernels ("baseline", "avx2", "avx512"); returns the level
+/// now in use. For tests that compare the vector paths with the reference path.
+#[pyfunction]
+pub fn _set_simd_level(name: &str) -> PyResult<String> {
+    ferrotorch::cpu::simd::set_level(name)
+        .map(|l| format!("{l:?}").to_lowercase())
+        .ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!("unknown SIMD level {name:?}"))
+        })
+}
+
+/// The SIMD level the CPU kernels use.
+#[pyfunction]
+pub fn _simd_level() -> String {
+    format!("{:?}", ferrotorch::cpu::simd::level()).to_lowercase()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_set_simd_level, m)?)?;
+    m.add_function(wrap_pyfunction!(_simd_level, m)?)?;
     m.add_function(wrap_pyfunction!(promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;
     m.add_function(wrap_pyfunction!(can_cast, m)?)?;

@@ -1,5 +1,7 @@
 //! CPU kernels: scalar math traits and parallel loops over contiguous buffers.
 
+pub mod lanes;
 pub mod math;
 pub mod parallel;
+pub mod simd;
 pub mod thread_pool;

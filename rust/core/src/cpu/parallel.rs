@@ -1,5 +1,6 @@
 //! Element loops that go parallel (rayon) only above a size where threads pay for themselves.
 
+use crate::cpu::simd::{self, Kernel};
 use rayon::prelude::*;
 
 /// Below this many elements a loop stays on the calling thread.
@@ -29,26 +30,62 @@ impl<T: Copy> Src<'_, T> {
     }
 }
 
+struct MapKernel<'a, A, O, F> {
+    a: &'a [A],
+    out: &'a mut [O],
+    f: &'a F,
+}
+
+impl<A: Copy, O, F: Fn(A) -> O> Kernel for MapKernel<'_, A, O, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        for (o, &a) in self.out.iter_mut().zip(self.a) {
+            *o = (self.f)(a);
+        }
+    }
+}
+
+#[inline(always)]
+fn map_serial<A: Copy, O>(a: &[A], out: &mut [O], f: &impl Fn(A) -> O) {
+    simd::run(MapKernel { a, out, f })
+}
+
 /// `out[i] = f(a[i])`.
 pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
     if out.len() >= PAR_THRESHOLD {
         crate::cpu::thread_pool::run(|| {
             out.par_chunks_mut(CHUNK)
                 .zip(a.par_chunks(CHUNK))
-                .for_each(|(o, a)| {
-                    for (o, &a) in o.iter_mut().zip(a) {
-                        *o = f(a);
-                    }
-                })
+                .for_each(|(o, a)| map_serial(a, o, &f))
         });
     } else {
-        for (o, &a) in out.iter_mut().zip(a) {
-            *o = f(a);
-        }
+        map_serial(a, out, &f);
     }
 }
 
+struct ZipKernel<'a, A, B, O, F> {
+    a: Src<'a, A>,
+    b: Src<'a, B>,
+    out: &'a mut [O],
+    f: &'a F,
+}
+
+impl<A: Copy, B: Copy, O, F: Fn(A, B) -> O> Kernel for ZipKernel<'_, A, B, O, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        zip_arms(self.a, self.b, self.out, self.f)
+    }
+}
+
+#[inline(always)]
 fn zip_serial<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl Fn(A, B) -> O) {
+    simd::run(ZipKernel { a, b, out, f })
+}
+
+#[inline(always)]
+fn zip_arms<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl Fn(A, B) -> O) {
     // Specialized arms let the compiler vectorize the common slice/slice and slice/scalar cases.
     match (a, b) {
         (Src::Slice(a), Src::Slice(b)) => {

@@ -10,6 +10,31 @@ use rayon::prelude::*;
 /// One row's input and output, and where its mean and 1/std go.
 type RowJob<'a, F> = (((&'a [F], &'a mut [F]), &'a mut F), &'a mut F);
 
+/// One row: mean and 1/std, then the normalized values.
+struct NormRow<'a, F> {
+    x: &'a [F],
+    y: &'a mut [F],
+    mean: &'a mut F,
+    rstd: &'a mut F,
+    eps: f64,
+}
+
+impl<F: crate::cpu::math::Float> crate::cpu::simd::Kernel for NormRow<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let n = F::from_f64c(self.x.len() as f64);
+        let mu = crate::cpu::lanes::sum(self.x) / n;
+        let ss = crate::cpu::lanes::sum_sq_dev(self.x, mu);
+        let inv = F::one() / (ss / n + F::from_f64c(self.eps)).sqrt();
+        for (o, &v) in self.y.iter_mut().zip(self.x) {
+            *o = (v - mu) * inv;
+        }
+        *self.mean = mu;
+        *self.rstd = inv;
+    }
+}
+
 fn normalize_rows<F: crate::cpu::math::Float>(
     x: &[F],
     y: &mut [F],
@@ -18,24 +43,14 @@ fn normalize_rows<F: crate::cpu::math::Float>(
     inner: usize,
     eps: f64,
 ) {
-    let work = |(((xr, yr), m), r): RowJob<'_, F>| {
-        let n = F::from_f64c(inner as f64);
-        let mut s = F::zero();
-        for &v in xr {
-            s = s + v;
-        }
-        let mu = s / n;
-        let mut ss = F::zero();
-        for &v in xr {
-            let d = v - mu;
-            ss = ss + d * d;
-        }
-        let inv = F::one() / (ss / n + F::from_f64c(eps)).sqrt();
-        for (o, &v) in yr.iter_mut().zip(xr) {
-            *o = (v - mu) * inv;
-        }
-        *m = mu;
-        *r = inv;
+    let work = |(((x, y), mean), rstd): RowJob<'_, F>| {
+        crate::cpu::simd::run(NormRow {
+            x,
+            y,
+            mean,
+            rstd,
+            eps,
+        })
     };
     if x.len() >= crate::cpu::parallel::PAR_THRESHOLD {
         crate::cpu::thread_pool::run(|| {

@@ -79,14 +79,16 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[
     }
     if rows.outer * inner >= crate::cpu::parallel::PAR_THRESHOLD && rows.outer > 1 {
         crate::cpu::thread_pool::run(|| {
-            out.par_iter_mut()
-                .enumerate()
-                .for_each(|(i, o)| *o = f(&src[i * inner..(i + 1) * inner]))
+            out.par_iter_mut().enumerate().for_each(|(i, o)| {
+                *o = crate::cpu::simd::dispatch(|| f(&src[i * inner..(i + 1) * inner]))
+            })
         });
     } else {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = f(&src[i * inner..(i + 1) * inner]);
-        }
+        crate::cpu::simd::dispatch(|| {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = f(&src[i * inner..(i + 1) * inner]);
+            }
+        });
     }
 }
 

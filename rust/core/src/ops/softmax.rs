@@ -2,29 +2,35 @@
 //! logsumexp; their backwards are written in tensor ops.
 
 use crate::autograd::{is_grad_enabled, record};
+use crate::cpu::lanes;
 use crate::cpu::math::Float;
+use crate::cpu::simd::{self, Kernel};
 use crate::layout::wrap_dim;
 use crate::ops::reduce::to_rows;
 use crate::{bail, DType, Result, Tensor};
 use rayon::prelude::*;
 
-fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
-    let row = |(xr, yr): (&[F], &mut [F])| {
-        let mut m = F::min_value();
-        for &v in xr {
-            m = m.max_nan(v);
-        }
-        if m.is_inf() && m < F::zero() {
-            // An all -inf row: softmax is NaN (0/0), log_softmax is -inf - (-inf) = NaN as well.
-            m = F::zero();
-        }
-        let mut s = F::zero();
+/// One row of softmax / log_softmax: max, exponentials and their sum, then the scaling.
+struct SoftmaxRow<'a, F> {
+    x: &'a [F],
+    y: &'a mut [F],
+    log: bool,
+}
+
+impl<F: Float> Kernel for SoftmaxRow<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let (xr, yr) = (self.x, self.y);
+        // A NaN makes the row NaN through exp and the sum, as in PyTorch. An all -inf row
+        // leaves m at the lowest finite value: exp gives 0s, so 0/0 (and -inf - -inf for
+        // log_softmax) make it NaN, as in PyTorch.
+        let m = lanes::max(xr);
         for (o, &v) in yr.iter_mut().zip(xr) {
-            let e = (v - m).exp();
-            *o = e;
-            s = s + e;
+            *o = (v - m).exp();
         }
-        if log {
+        let s = lanes::sum(yr);
+        if self.log {
             let ls = s.ln();
             for (o, &v) in yr.iter_mut().zip(xr) {
                 *o = v - m - ls;
@@ -35,7 +41,11 @@ fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
                 *o = *o * inv;
             }
         }
-    };
+    }
+}
+
+fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
+    let row = |(x, y): (&[F], &mut [F])| simd::run(SoftmaxRow { x, y, log });
     if x.len() >= crate::cpu::parallel::PAR_THRESHOLD && x.len() > inner {
         crate::cpu::thread_pool::run(|| {
             x.par_chunks(inner)

@@ -61,79 +61,109 @@ fn valid_range(
     (lo.min(hi), hi)
 }
 
-fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
+/// Unfolds one channel plane [h, w] into its kh*kw rows of `l` columns (`block`).
+pub(crate) fn im2col_plane<T: Element>(
+    plane: &[T],
+    block: &mut [T],
+    hw: [usize; 2],
+    w: &Window,
+    ohw: [usize; 2],
+) {
     let [h, wd] = hw;
     let [kh, kw] = w.kernel;
     let l = ohw[0] * ohw[1];
-    // One (image, channel) plane per task; bounds are resolved per row, not per element.
-    crate::cpu::thread_pool::run(|| {
-        cols.par_chunks_mut(kh * kw * l)
-            .enumerate()
-            .for_each(|(nc, block)| {
-                let plane = &x[nc * h * wd..(nc + 1) * h * wd];
-                for ki in 0..kh {
-                    for kj in 0..kw {
-                        let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
-                        let (lo, hi) =
-                            valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
-                        let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
-                        for oi in 0..ohw[0] {
-                            let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
-                                - w.padding[0] as isize;
-                            let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
-                            if ii < 0 || ii as usize >= h {
-                                out.fill(T::default());
-                                continue;
-                            }
-                            let src = &plane[ii as usize * wd..(ii as usize + 1) * wd];
-                            out[..lo].fill(T::default());
-                            out[hi..].fill(T::default());
-                            if w.stride[1] == 1 {
-                                let start = (lo as isize + off) as usize;
-                                out[lo..hi].copy_from_slice(&src[start..start + (hi - lo)]);
-                            } else {
-                                for (oj, o) in out.iter_mut().enumerate().take(hi).skip(lo) {
-                                    *o = src[(oj as isize * w.stride[1] as isize + off) as usize];
-                                }
-                            }
-                        }
+    // Bounds are resolved per row, not per element.
+    for ki in 0..kh {
+        for kj in 0..kw {
+            let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+            let (lo, hi) = valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+            let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            for oi in 0..ohw[0] {
+                let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
+                let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                if ii < 0 || ii as usize >= h {
+                    out.fill(T::default());
+                    continue;
+                }
+                let src = &plane[ii as usize * wd..(ii as usize + 1) * wd];
+                out[..lo].fill(T::default());
+                out[hi..].fill(T::default());
+                if w.stride[1] == 1 {
+                    let start = (lo as isize + off) as usize;
+                    out[lo..hi].copy_from_slice(&src[start..start + (hi - lo)]);
+                } else {
+                    for (oj, o) in out.iter_mut().enumerate().take(hi).skip(lo) {
+                        *o = src[(oj as isize * w.stride[1] as isize + off) as usize];
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Folds one channel's kh*kw rows (`block`) back onto its plane, adding with `add`.
+pub(crate) fn col2im_plane<T: Element>(
+    block: &[T],
+    plane: &mut [T],
+    hw: [usize; 2],
+    w: &Window,
+    ohw: [usize; 2],
+    add: impl Fn(T, T) -> T,
+) {
+    let [h, wd] = hw;
+    let [kh, kw] = w.kernel;
+    let l = ohw[0] * ohw[1];
+    for ki in 0..kh {
+        for kj in 0..kw {
+            let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+            let (lo, hi) = valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
+            let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            for oi in 0..ohw[0] {
+                let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
+                if ii < 0 || ii as usize >= h {
+                    continue;
+                }
+                let dst = &mut plane[ii as usize * wd..(ii as usize + 1) * wd];
+                let src = &row[oi * ohw[1]..(oi + 1) * ohw[1]];
+                if w.stride[1] == 1 {
+                    let start = (lo as isize + off) as usize;
+                    for (d, &v) in dst[start..start + (hi - lo)].iter_mut().zip(&src[lo..hi]) {
+                        *d = add(*d, v);
+                    }
+                } else {
+                    for oj in lo..hi {
+                        let p = &mut dst[(oj as isize * w.stride[1] as isize + off) as usize];
+                        *p = add(*p, src[oj]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
+    let plane_len = hw[0] * hw[1];
+    let block_len = w.kernel[0] * w.kernel[1] * ohw[0] * ohw[1];
+    // One (image, channel) plane per task.
+    crate::cpu::thread_pool::run(|| {
+        cols.par_chunks_mut(block_len)
+            .enumerate()
+            .for_each(|(nc, block)| {
+                let plane = &x[nc * plane_len..(nc + 1) * plane_len];
+                im2col_plane(plane, block, hw, w, ohw)
             })
     });
 }
 
 fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
-    let [h, wd] = hw;
-    let [kh, kw] = w.kernel;
-    let l = ohw[0] * ohw[1];
+    let plane_len = hw[0] * hw[1];
+    let block_len = w.kernel[0] * w.kernel[1] * ohw[0] * ohw[1];
     crate::cpu::thread_pool::run(|| {
-        x.par_chunks_mut(h * wd)
+        x.par_chunks_mut(plane_len)
             .enumerate()
             .for_each(|(nc, plane)| {
-                let block = &cols[nc * kh * kw * l..(nc + 1) * kh * kw * l];
-                for ki in 0..kh {
-                    for kj in 0..kw {
-                        let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
-                        let (lo, hi) =
-                            valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
-                        let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
-                        for oi in 0..ohw[0] {
-                            let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize
-                                - w.padding[0] as isize;
-                            if ii < 0 || ii as usize >= h {
-                                continue;
-                            }
-                            let dst = &mut plane[ii as usize * wd..(ii as usize + 1) * wd];
-                            let src = &row[oi * ohw[1]..(oi + 1) * ohw[1]];
-                            for oj in lo..hi {
-                                let p =
-                                    &mut dst[(oj as isize * w.stride[1] as isize + off) as usize];
-                                *p = add(*p, src[oj]);
-                            }
-                        }
-                    }
-                }
+                let block = &cols[nc * block_len..(nc + 1) * block_len];
+                col2im_plane(block, plane, hw, w, ohw, add)
             })
     });
 }
@@ -257,6 +287,20 @@ impl Tensor {
             stride,
         };
         let ohw = win.out_size("conv2d", [h, wd])?;
+        if crate::ops::conv::fused_dtype(x.dtype()) {
+            if let Some(b) = bias {
+                if b.shape() != [o] || b.dtype() != x.dtype() {
+                    bail!(
+                        Runtime,
+                        "conv2d: bias of shape {} ({}) does not match {o} output channels of {}",
+                        fmt_shape(b.shape()),
+                        b.dtype().name(),
+                        x.dtype().name()
+                    );
+                }
+            }
+            return x.conv2d_fused(wt, bias, win, groups, ohw);
+        }
         let l = ohw[0] * ohw[1];
         let cols = x.im2col(win)?; // [N, C*kh*kw, L]
         let k = cg * kh * kw;
