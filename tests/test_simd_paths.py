@@ -87,3 +87,14 @@ def test_special_values_survive_the_vector_paths(restore_level):
         assert math.isnan(g[0]) and g[4] == 100 and g[5] == 0
         s = torch.tensor([[-math.inf, -math.inf], [1.0, math.nan]]).softmax(-1)
         assert all(math.isnan(v) for v in s.flatten().tolist())
+
+
+def test_gelu_backward_fused_matches_formula_at_every_level(restore_level):
+    x = torch.linspace(-9, 9, 1001)
+    xd = x.double().numpy()
+    want = 0.5 * erfc(-xd / math.sqrt(2)) + xd * np.exp(-0.5 * xd * xd) / math.sqrt(2 * math.pi)
+    for level in LEVELS:
+        torch._core._set_simd_level(level)
+        xr = x.clone().requires_grad_()
+        F.gelu(xr).sum().backward()
+        np.testing.assert_allclose(xr.grad.double().numpy(), want, rtol=1e-5, atol=1e-6)

@@ -151,6 +151,28 @@ impl Layout {
     }
 }
 
+/// Calls `f(start, len, stride)` once per innermost row of a strided walk, in row-major
+/// order: kernels then run a tight loop per row instead of a call per element.
+pub fn for_each_row(
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    if numel(shape) == 0 {
+        return;
+    }
+    if shape.is_empty() {
+        f(offset, 1, 1);
+        return;
+    }
+    let nd = shape.len();
+    let (inner, inner_stride) = (shape[nd - 1], strides[nd - 1]);
+    for_each_offset(&shape[..nd - 1], &strides[..nd - 1], offset, |o| {
+        f(o, inner, inner_stride)
+    });
+}
+
 /// Visits the storage offset of every element of a strided view in row-major order.
 /// The innermost dimension is a tight loop; this is the one strided walk all copies use.
 pub fn for_each_offset(

@@ -184,7 +184,7 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             *p = *p - c(clr) * d / (a.sqrt() + c(eps));
         }
     };
-    if g.len() >= crate::cpu::parallel::PAR_THRESHOLD {
+    if crate::cpu::parallel::worth(g.len()) {
         crate::cpu::thread_pool::run(|| {
             p.par_iter_mut()
                 .zip(g.par_iter())

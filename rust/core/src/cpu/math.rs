@@ -142,6 +142,8 @@ pub trait Float:
     fn erf(self) -> Self;
     /// x * Phi(x), the exact (erf) GELU.
     fn gelu(self) -> Self;
+    /// d/dx of the exact GELU: Phi(x) + x phi(x).
+    fn gelu_grad(self) -> Self;
     fn erfinv(self) -> Self;
     fn floor(self) -> Self;
     fn ceil(self) -> Self;
@@ -208,7 +210,7 @@ fn erfinv_f64(y: f64) -> f64 {
 }
 
 macro_rules! float_impl {
-    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path) => {
+    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path, $gelu_grad:path) => {
         impl Num for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
@@ -332,6 +334,10 @@ macro_rules! float_impl {
                 $gelu(self)
             }
             #[inline(always)]
+            fn gelu_grad(self) -> Self {
+                $gelu_grad(self)
+            }
+            #[inline(always)]
             fn erf(self) -> Self {
                 $erf(self)
             }
@@ -375,8 +381,13 @@ macro_rules! float_impl {
         }
     };
 }
-float_impl!(f32, libm::erff, exp_f32, tanh_f32, gelu_f32);
-float_impl!(f64, libm::erf, f64::exp, f64::tanh, gelu_f64);
+float_impl!(f32, libm::erff, exp_f32, tanh_f32, gelu_f32, gelu_grad_f32);
+float_impl!(f64, libm::erf, f64::exp, f64::tanh, gelu_f64, gelu_grad_f64);
+
+fn gelu_grad_f64(x: f64) -> f64 {
+    let cdf = 0.5 * libm::erfc(-x * std::f64::consts::FRAC_1_SQRT_2);
+    cdf + x * (-0.5 * x * x).exp() * 0.398_942_280_401_432_7
+}
 
 /// Exact GELU, x * P(X <= x) for a standard normal X, through erfc so that the far negative
 /// tail keeps its relative accuracy (1 + erf would cancel).
@@ -462,6 +473,15 @@ pub fn gelu_f32(x: f32) -> f32 {
     // erfc(-z) = 2 - erfc(z) for z >= 0, and erfc(|z|) itself for z < 0.
     let c = if z >= 0.0 { 2.0 - e } else { e };
     0.5 * x * c
+}
+
+/// d/dx of the exact GELU for f32, Phi(x) + x phi(x), vectorizable.
+#[inline(always)]
+pub fn gelu_grad_f32(x: f32) -> f32 {
+    let z = x * std::f32::consts::FRAC_1_SQRT_2;
+    let e = erfc_nonneg_f32(z.abs());
+    let cdf = 0.5 * if z >= 0.0 { 2.0 - e } else { e };
+    cdf + x * exp_f32(-0.5 * x * x) * 0.398_942_3
 }
 
 /// tanh for f32 without libm: an odd Taylor polynomial near 0 (keeps relative accuracy),

@@ -3,8 +3,16 @@
 use crate::cpu::simd::{self, Kernel};
 use rayon::prelude::*;
 
-/// Below this many elements a loop stays on the calling thread.
-pub const PAR_THRESHOLD: usize = 1 << 15;
+/// Below this many elements a loop stays on the calling thread: waking the pool costs
+/// about as much as 64K cheap element operations on one core.
+pub const PAR_THRESHOLD: usize = 1 << 16;
+
+/// Whether a loop over `n` elements should go to the thread pool (never with one thread:
+/// the hop to a pool thread would only add latency).
+#[inline]
+pub fn worth(n: usize) -> bool {
+    n >= PAR_THRESHOLD && crate::cpu::thread_pool::num_threads() > 1
+}
 const CHUNK: usize = 1 << 13;
 
 /// One input of an elementwise loop: a buffer of the output's length, or one broadcast value.
@@ -53,7 +61,7 @@ fn map_serial<A: Copy, O>(a: &[A], out: &mut [O], f: &impl Fn(A) -> O) {
 
 /// `out[i] = f(a[i])`.
 pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
-    if out.len() >= PAR_THRESHOLD {
+    if worth(out.len()) {
         crate::cpu::thread_pool::run(|| {
             out.par_chunks_mut(CHUNK)
                 .zip(a.par_chunks(CHUNK))
@@ -118,7 +126,7 @@ pub fn zip<A: Copy + Sync, B: Copy + Sync, O: Send>(
     out: &mut [O],
     f: impl Fn(A, B) -> O + Sync,
 ) {
-    if out.len() >= PAR_THRESHOLD {
+    if worth(out.len()) {
         crate::cpu::thread_pool::run(|| {
             out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
                 let start = c * CHUNK;

@@ -27,11 +27,16 @@ fn install_fork_handler() {
 /// Threads the kernels use: `set_num_threads`, else `RAYON_NUM_THREADS`, else every core.
 pub fn num_threads() -> usize {
     match REQUESTED.load(Ordering::Relaxed) {
-        0 => std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&n: &usize| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        0 => {
+            // Asked once: kernels call this on every parallel decision.
+            let n = std::env::var("RAYON_NUM_THREADS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&n: &usize| n > 0)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let _ = REQUESTED.compare_exchange(0, n, Ordering::Relaxed, Ordering::Relaxed);
+            n
+        }
         n => n,
     }
 }
@@ -65,6 +70,16 @@ fn pool() -> Arc<ThreadPool> {
         )
     })
     .clone()
+}
+
+/// `run(f)` when `parallel`, else `f()` right here. Only for regions that are serial in the
+/// second case: a rayon iterator outside `run` would start rayon's global pool.
+pub fn run_if<R: Send>(parallel: bool, f: impl FnOnce() -> R + Send) -> R {
+    if parallel {
+        run(f)
+    } else {
+        f()
+    }
 }
 
 /// Runs a parallel region (rayon iterators, parallel gemm) on the kernel pool.

@@ -97,7 +97,8 @@ unsafe fn gemm_rm<T: 'static + Copy>(
 /// Images in parallel (each gemm on one thread) when there are enough of them; otherwise
 /// one image at a time with the gemm itself parallel.
 fn image_parallel(g: &Geometry) -> bool {
-    g.n >= crate::cpu::thread_pool::num_threads()
+    let threads = crate::cpu::thread_pool::num_threads();
+    threads > 1 && g.n >= threads
 }
 
 /// Images per parallel task: one task per thread, so each allocates one workspace.
@@ -111,7 +112,10 @@ fn workspace<T: Element>(len: usize) -> Vec<T> {
 }
 
 fn gemm_par(g: &Geometry) -> Parallelism {
-    if image_parallel(g) || g.og() * g.l() * g.k() < 48 * 48 * 48 {
+    if image_parallel(g)
+        || g.og() * g.l() * g.k() < 48 * 48 * 48
+        || crate::cpu::thread_pool::num_threads() == 1
+    {
         Parallelism::None
     } else {
         Parallelism::Rayon(crate::cpu::thread_pool::num_threads())
@@ -170,7 +174,7 @@ fn forward_image<T: Element>(
 fn forward<T: Element>(g: &Geometry, x: &[T], w: &[T], bias: Option<&[T]>, out: &mut [T]) {
     let ws = g.c * g.win.kernel[0] * g.win.kernel[1] * g.l();
     let (xi, oi) = (g.c * g.plane(), g.o * g.l());
-    crate::cpu::thread_pool::run(|| {
+    crate::cpu::thread_pool::run_if(crate::cpu::thread_pool::num_threads() > 1, || {
         if image_parallel(g) {
             let per = images_per_task(g);
             out.par_chunks_mut(oi * per)
@@ -227,7 +231,7 @@ fn grad_input_image<T: Element>(g: &Geometry, gout: &[T], w: &[T], gx: &mut [T],
 fn grad_input<T: Element>(g: &Geometry, gout: &[T], w: &[T], gx: &mut [T]) {
     let ws = g.c * g.win.kernel[0] * g.win.kernel[1] * g.l();
     let (xi, oi) = (g.c * g.plane(), g.o * g.l());
-    crate::cpu::thread_pool::run(|| {
+    crate::cpu::thread_pool::run_if(crate::cpu::thread_pool::num_threads() > 1, || {
         if image_parallel(g) {
             let per = images_per_task(g);
             gx.par_chunks_mut(xi * per)
@@ -281,7 +285,7 @@ fn grad_weight<T: Element>(g: &Geometry, x: &[T], gout: &[T], gw: &mut [T]) {
     let ws = g.c * g.win.kernel[0] * g.win.kernel[1] * g.l();
     let (xi, oi) = (g.c * g.plane(), g.o * g.l());
     let wlen = gw.len();
-    crate::cpu::thread_pool::run(|| {
+    crate::cpu::thread_pool::run_if(crate::cpu::thread_pool::num_threads() > 1, || {
         if image_parallel(g) {
             // Each task sums its images into its own buffer; the buffers are added at the end.
             let per = images_per_task(g);

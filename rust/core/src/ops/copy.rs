@@ -1,7 +1,7 @@
 //! Copies and casts: `contiguous`, `to(dtype)`, `clone`, `copy_`.
 
 use crate::autograd::record;
-use crate::layout::{for_each_offset, Layout};
+use crate::layout::{for_each_offset, for_each_row, Layout};
 use crate::{with_dtype, DType, Element, Error, Result, Tensor};
 use rayon::prelude::*;
 
@@ -24,7 +24,7 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
         if S::DTYPE == D::DTYPE {
             // Same type: a plain copy.
             let s: &[D] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const D, s.len()) };
-            if dst.len() >= crate::cpu::parallel::PAR_THRESHOLD {
+            if crate::cpu::parallel::worth(dst.len()) {
                 crate::cpu::thread_pool::run(|| {
                     dst.par_chunks_mut(1 << 16)
                         .zip(s.par_chunks(1 << 16))
@@ -39,30 +39,51 @@ fn gather_into<S: Element, D: Element>(src: &Tensor, dst: &mut [D]) {
         return;
     }
     let l = src.layout();
-    if l.ndim() >= 2 && dst.len() >= crate::cpu::parallel::PAR_THRESHOLD && l.shape[0] > 1 {
+    if l.ndim() >= 2 && crate::cpu::parallel::worth(dst.len()) && l.shape[0] > 1 {
         // Split the outermost dimension across threads.
         let rows = l.shape[0];
         let per = dst.len() / rows;
         crate::cpu::thread_pool::run(|| {
             dst.par_chunks_mut(per).enumerate().for_each(|(r, d)| {
-                let mut i = 0;
-                for_each_offset(
+                gather_rows(
+                    s,
+                    d,
                     &l.shape[1..],
                     &l.strides[1..],
                     l.offset + r * l.strides[0],
-                    |o| {
-                        d[i] = convert(s[o]);
-                        i += 1;
-                    },
-                );
+                )
             })
         });
         return;
     }
+    gather_rows(s, dst, &l.shape, &l.strides, l.offset);
+}
+
+/// Copies a strided walk of `s` into contiguous `dst`, one innermost row at a time.
+fn gather_rows<S: Element, D: Element>(
+    s: &[S],
+    dst: &mut [D],
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+) {
     let mut i = 0;
-    for_each_offset(&l.shape, &l.strides, l.offset, |o| {
-        dst[i] = convert(s[o]);
-        i += 1;
+    for_each_row(shape, strides, offset, |start, len, stride| {
+        let out = &mut dst[i..i + len];
+        if stride == 1 {
+            for (o, &v) in out.iter_mut().zip(&s[start..start + len]) {
+                *o = convert(v);
+            }
+        } else if stride == 0 {
+            // A broadcast row: one value repeated.
+            out.fill(convert(s[start]));
+        } else {
+            let src = &s[start..start + (len - 1) * stride + 1];
+            for (o, &v) in out.iter_mut().zip(src.iter().step_by(stride)) {
+                *o = convert(v);
+            }
+        }
+        i += len;
     });
 }
 

@@ -7,7 +7,7 @@ use crate::{bail, with_dtype, DType, Element, Result, Tensor};
 use gemm::Parallelism;
 
 fn parallelism(m: usize, n: usize, k: usize) -> Parallelism {
-    if m * n * k >= 48 * 48 * 48 {
+    if m * n * k >= 48 * 48 * 48 && crate::cpu::thread_pool::num_threads() > 1 {
         Parallelism::Rayon(crate::cpu::thread_pool::num_threads())
     } else {
         Parallelism::None
@@ -31,24 +31,50 @@ fn batch_offsets(t: &Tensor) -> Vec<usize> {
 fn gemm_batches<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
     let nd = a.ndim();
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
+    let (ao, bo) = (batch_offsets(a), batch_offsets(b));
+    let threads = crate::cpu::thread_pool::num_threads();
+    if ao.len() >= threads && threads > 1 && m * n * k >= 16 * 16 * 16 {
+        // Many products (attention heads, conv groups): one per task, each on one thread,
+        // instead of a parallel region per small product.
+        use rayon::prelude::*;
+        let per = ao.len().div_ceil(threads);
+        let batches: Vec<(usize, usize, usize)> =
+            (0..ao.len()).map(|i| (i, ao[i], bo[i])).collect();
+        crate::cpu::thread_pool::run(|| {
+            batches.par_chunks(per).for_each(|chunk| {
+                gemm_batches_on_this_thread::<T>(a, b, out, chunk, Parallelism::None)
+            })
+        });
+        return;
+    }
+    let batches: Vec<(usize, usize, usize)> = (0..ao.len()).map(|i| (i, ao[i], bo[i])).collect();
     match parallelism(m, n, k) {
-        Parallelism::None => gemm_batches_on_this_thread::<T>(a, b, out),
-        _ => crate::cpu::thread_pool::run(|| gemm_batches_on_this_thread::<T>(a, b, out)),
+        Parallelism::None => {
+            gemm_batches_on_this_thread::<T>(a, b, out, &batches, Parallelism::None)
+        }
+        par => crate::cpu::thread_pool::run(|| {
+            gemm_batches_on_this_thread::<T>(a, b, out, &batches, par)
+        }),
     }
 }
 
-fn gemm_batches_on_this_thread<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
+/// The products listed in `batches` as (index in `out`, offset in `a`, offset in `b`).
+fn gemm_batches_on_this_thread<T: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    batches: &[(usize, usize, usize)],
+    par: Parallelism,
+) {
     let nd = a.ndim();
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
     let (ars, acs) = (a.strides()[nd - 2] as isize, a.strides()[nd - 1] as isize);
     let (brs, bcs) = (b.strides()[nd - 2] as isize, b.strides()[nd - 1] as isize);
-    let (ao, bo) = (batch_offsets(a), batch_offsets(b));
     let pa: *const T = a.storage().ptr() as *const T;
     let pb: *const T = b.storage().ptr() as *const T;
     let po: *mut T = out.storage().ptr() as *mut T;
-    let par = parallelism(m, n, k);
     let is_gemm_type = matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16);
-    for (i, (&oa, &ob)) in ao.iter().zip(&bo).enumerate() {
+    for &(i, oa, ob) in batches {
         unsafe {
             let dst = po.add(i * m * n);
             if is_gemm_type {
@@ -105,8 +131,14 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         gemm_batches::<f32>(&a32, &b32, &o);
         o.copy_as(DType::BF16)
     } else {
-        let o = Tensor::zeros(&shape, dt);
-        if a.shape()[nd - 1] > 0 {
+        // gemm overwrites every element unless the inner dim is empty (then the sum is 0).
+        let inner_empty = a.shape()[nd - 1] == 0;
+        let o = if inner_empty || !dt.is_float() {
+            Tensor::zeros(&shape, dt)
+        } else {
+            Tensor::uninit(&shape, dt)
+        };
+        if !inner_empty {
             with_dtype!(dt, T => gemm_batches::<T>(a, b, &o));
         }
         o

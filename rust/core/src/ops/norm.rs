@@ -52,7 +52,7 @@ fn normalize_rows<F: crate::cpu::math::Float>(
             eps,
         })
     };
-    if x.len() >= crate::cpu::parallel::PAR_THRESHOLD {
+    if crate::cpu::parallel::worth(x.len()) {
         crate::cpu::thread_pool::run(|| {
             x.par_chunks(inner)
                 .zip(y.par_chunks_mut(inner))

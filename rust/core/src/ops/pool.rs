@@ -100,7 +100,7 @@ impl Tensor {
                 let src = x.contiguous_slice::<T>();
                 let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
                 let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
-                crate::cpu::thread_pool::run(|| out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(|(p, (o, ii))| {
+                let plane_fn = |(p, (o, ii)): (usize, (&mut [T], &mut [i64]))| {
                     let plane = &src[p * h * wd..(p + 1) * h * wd];
                     for i in 0..oh {
                         for j in 0..ow {
@@ -132,7 +132,12 @@ impl Tensor {
                             ii[i * ow + j] = pos as i64;
                         }
                     }
-                }));
+                };
+                if crate::cpu::parallel::worth(out.len()) {
+                    crate::cpu::thread_pool::run(|| out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(plane_fn));
+                } else {
+                    out.chunks_mut(oh * ow).zip(ix.chunks_mut(oh * ow)).enumerate().for_each(plane_fn);
+                }
             });
         }
         let shape = [n, c, h, wd];

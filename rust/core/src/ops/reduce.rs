@@ -77,7 +77,7 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[
         out.iter_mut().for_each(|o| *o = f(&[]));
         return;
     }
-    if rows.outer * inner >= crate::cpu::parallel::PAR_THRESHOLD && rows.outer > 1 {
+    if crate::cpu::parallel::worth(rows.outer * inner) && rows.outer > 1 {
         crate::cpu::thread_pool::run(|| {
             out.par_iter_mut().enumerate().for_each(|(i, o)| {
                 *o = crate::cpu::simd::dispatch(|| f(&src[i * inner..(i + 1) * inner]))
@@ -135,6 +135,49 @@ fn sum_f64(x: &[f64]) -> f64 {
     acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
 }
 
+/// Column sums of `x` viewed as `rows` rows of `out.len()`: rows are added into the output
+/// in blocks (partial sums of a block in `F`, blocks combined in f64), columns split
+/// across threads when large.
+fn sum_leading<F: crate::cpu::math::Float>(x: &[F], rows: usize, out: &mut [F]) {
+    let cols = out.len();
+    if cols == 0 {
+        return;
+    }
+    let columns = |c0: usize, o: &mut [F]| {
+        let w = o.len();
+        let mut total = vec![0f64; w];
+        let mut part = vec![F::zero(); w];
+        for block in (0..rows).collect::<Vec<_>>().chunks(512) {
+            part.fill(F::zero());
+            crate::cpu::simd::dispatch(|| {
+                for &r in block {
+                    let row = &x[r * cols + c0..r * cols + c0 + w];
+                    for (p, &v) in part.iter_mut().zip(row) {
+                        *p = *p + v;
+                    }
+                }
+            });
+            for (t, &p) in total.iter_mut().zip(&part) {
+                *t += p.to_f64();
+            }
+        }
+        for (o, t) in o.iter_mut().zip(total) {
+            *o = F::from_f64c(t);
+        }
+    };
+    let threads = crate::cpu::thread_pool::num_threads();
+    if crate::cpu::parallel::worth(rows * cols) && cols >= 64 * threads && threads > 1 {
+        let per = cols.div_ceil(threads).next_multiple_of(16);
+        crate::cpu::thread_pool::run(|| {
+            out.par_chunks_mut(per)
+                .enumerate()
+                .for_each(|(i, o)| columns(i * per, o))
+        });
+    } else {
+        columns(0, out);
+    }
+}
+
 /// Restores the reduced dims of a gradient so that it broadcasts against the input.
 pub fn expand_grad(
     g: &Tensor,
@@ -165,7 +208,32 @@ impl Tensor {
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
         let (out_dt, cd) = accum_dtypes(self.dtype());
-        let rows = to_rows(&self.to_dtype_raw(cd), &dims);
+        let src = self.to_dtype_raw(cd);
+        let leading = !dims.is_empty()
+            && dims.len() < self.ndim()
+            && dims.iter().enumerate().all(|(i, &d)| i == d);
+        let rows = if leading && src.is_contiguous() && matches!(cd, DType::F32 | DType::F64) {
+            // Sum over leading dims of a contiguous tensor (a bias gradient): add whole rows
+            // instead of transposing the tensor so that each column becomes a row.
+            let k = dims.len();
+            let keep_shape: Vec<usize> = (0..self.ndim())
+                .map(|d| if d < k { 1 } else { self.shape()[d] })
+                .collect();
+            let drop_shape: Vec<usize> = self.shape()[k..].to_vec();
+            let out = Tensor::zeros(if keepdim { &keep_shape } else { &drop_shape }, cd);
+            let nrows: usize = self.shape()[..k].iter().product();
+            match cd {
+                DType::F32 => sum_leading::<f32>(src.contiguous_slice(), nrows, unsafe {
+                    out.contiguous_slice_mut()
+                }),
+                _ => sum_leading::<f64>(src.contiguous_slice(), nrows, unsafe {
+                    out.contiguous_slice_mut()
+                }),
+            }
+            return Ok(self.sum_record(out.to_dtype_raw(out_dt), dims, keepdim));
+        } else {
+            to_rows(&src, &dims)
+        };
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
             DType::F32 => {
@@ -178,16 +246,14 @@ impl Tensor {
                 r.iter().fold(0i64, |a, &b| a.wrapping_add(b))
             }),
         }
-        let out = out.to_dtype_raw(out_dt);
+        Ok(self.sum_record(out.to_dtype_raw(out_dt), dims, keepdim))
+    }
+
+    fn sum_record(&self, out: Tensor, dims: Vec<usize>, keepdim: bool) -> Tensor {
         let in_shape = self.shape().to_vec();
-        Ok(record(
-            "SumBackward1",
-            out,
-            &[self],
-            &[],
-            false,
-            move |g, _| Ok(vec![Some(expand_grad(g, &in_shape, &dims, keepdim)?)]),
-        ))
+        record("SumBackward1", out, &[self], &[], false, move |g, _| {
+            Ok(vec![Some(expand_grad(g, &in_shape, &dims, keepdim)?)])
+        })
     }
 
     pub fn sum_all(&self) -> Result<Tensor> {

@@ -46,7 +46,7 @@ impl<F: Float> Kernel for SoftmaxRow<'_, F> {
 
 fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
     let row = |(x, y): (&[F], &mut [F])| simd::run(SoftmaxRow { x, y, log });
-    if x.len() >= crate::cpu::parallel::PAR_THRESHOLD && x.len() > inner {
+    if crate::cpu::parallel::worth(x.len()) && x.len() > inner {
         crate::cpu::thread_pool::run(|| {
             x.par_chunks(inner)
                 .zip(y.par_chunks_mut(inner))

@@ -2,7 +2,7 @@
 
 use crate::autograd::{is_grad_enabled, record};
 use crate::cpu::math::Float;
-use crate::cpu::parallel::map;
+use crate::cpu::parallel::{map, zip, Src};
 use crate::{bail, DType, Result, Scalar, Tensor};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -127,6 +127,39 @@ impl UnaryOp {
             Reciprocal => "ReciprocalBackward0",
         }
     }
+}
+
+/// g * gelu'(x) in one pass, for backward passes that build no graph.
+fn fused_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    let cd = if dt == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    };
+    let (gc, xc) = (
+        g.to_dtype_raw(cd).contiguous_copy_if_needed(),
+        x.to_dtype_raw(cd).contiguous_copy_if_needed(),
+    );
+    let out = Tensor::uninit(x.shape(), cd);
+    fn go<F: Float>(g: &[F], x: &[F], out: &mut [F]) {
+        zip(Src::Slice(g), Src::Slice(x), out, gelu_grad_times::<F>)
+    }
+    if cd == DType::F64 {
+        go::<f64>(gc.contiguous_slice(), xc.contiguous_slice(), unsafe {
+            out.contiguous_slice_mut()
+        });
+    } else {
+        go::<f32>(gc.contiguous_slice(), xc.contiguous_slice(), unsafe {
+            out.contiguous_slice_mut()
+        });
+    }
+    Ok(out.to_dtype_raw(g.dtype()))
+}
+
+#[inline(always)]
+fn gelu_grad_times<F: Float>(g: F, x: F) -> F {
+    g * x.gelu_grad()
 }
 
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
@@ -328,6 +361,7 @@ impl Tensor {
                         let y = y()?;
                         g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
                     }
+                    Gelu if !is_grad_enabled() && g.shape() == x.shape() => fused_grad(g, x)?,
                     Gelu => {
                         // d/dx x*Phi(x) = Phi(x) + x*phi(x)
                         let cdf = x

@@ -144,28 +144,35 @@ pub(crate) fn col2im_plane<T: Element>(
 fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
     let plane_len = hw[0] * hw[1];
     let block_len = w.kernel[0] * w.kernel[1] * ohw[0] * ohw[1];
+    let one = |(nc, block): (usize, &mut [T])| {
+        im2col_plane(&x[nc * plane_len..(nc + 1) * plane_len], block, hw, w, ohw)
+    };
     // One (image, channel) plane per task.
-    crate::cpu::thread_pool::run(|| {
-        cols.par_chunks_mut(block_len)
-            .enumerate()
-            .for_each(|(nc, block)| {
-                let plane = &x[nc * plane_len..(nc + 1) * plane_len];
-                im2col_plane(plane, block, hw, w, ohw)
-            })
-    });
+    if crate::cpu::parallel::worth(cols.len()) {
+        crate::cpu::thread_pool::run(|| cols.par_chunks_mut(block_len).enumerate().for_each(one));
+    } else {
+        cols.chunks_mut(block_len).enumerate().for_each(one);
+    }
 }
 
 fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: [usize; 2]) {
     let plane_len = hw[0] * hw[1];
     let block_len = w.kernel[0] * w.kernel[1] * ohw[0] * ohw[1];
-    crate::cpu::thread_pool::run(|| {
-        x.par_chunks_mut(plane_len)
-            .enumerate()
-            .for_each(|(nc, plane)| {
-                let block = &cols[nc * block_len..(nc + 1) * block_len];
-                col2im_plane(block, plane, hw, w, ohw, add)
-            })
-    });
+    let one = |(nc, plane): (usize, &mut [T])| {
+        col2im_plane(
+            &cols[nc * block_len..(nc + 1) * block_len],
+            plane,
+            hw,
+            w,
+            ohw,
+            add,
+        )
+    };
+    if crate::cpu::parallel::worth(cols.len()) {
+        crate::cpu::thread_pool::run(|| x.par_chunks_mut(plane_len).enumerate().for_each(one));
+    } else {
+        x.chunks_mut(plane_len).enumerate().for_each(one);
+    }
 }
 
 /// Addition through f64: exact rounding for f32 and halves (the kernels take floats only).
