@@ -171,28 +171,40 @@ fn forward_image<T: Element>(
     }
 }
 
-fn forward<T: Element>(g: &Geometry, x: &[T], w: &[T], bias: Option<&[T]>, out: &mut [T]) {
+/// Runs `f(image, its slice of dst, workspace)` for every image: images split across
+/// threads (one workspace per task) when `image_parallel`, else one after the other.
+fn each_image<T: Element>(
+    g: &Geometry,
+    dst: &mut [T],
+    per_image: usize,
+    f: impl Fn(usize, &mut [T], &mut [T]) + Sync,
+) {
     let ws = g.c * g.win.kernel[0] * g.win.kernel[1] * g.l();
-    let (xi, oi) = (g.c * g.plane(), g.o * g.l());
     crate::cpu::thread_pool::run_if(crate::cpu::thread_pool::num_threads() > 1, || {
         if image_parallel(g) {
             let per = images_per_task(g);
-            out.par_chunks_mut(oi * per)
+            dst.par_chunks_mut(per_image * per)
                 .enumerate()
                 .for_each(|(t, chunk)| {
                     let mut cols = workspace::<T>(ws);
-                    for (j, o) in chunk.chunks_mut(oi).enumerate() {
-                        let i = t * per + j;
-                        forward_image(g, &x[i * xi..(i + 1) * xi], w, bias, o, &mut cols);
+                    for (j, d) in chunk.chunks_mut(per_image).enumerate() {
+                        f(t * per + j, d, &mut cols);
                     }
                 });
         } else {
             let mut cols = workspace::<T>(ws);
-            for (i, o) in out.chunks_mut(oi).enumerate() {
-                forward_image(g, &x[i * xi..(i + 1) * xi], w, bias, o, &mut cols);
+            for (i, d) in dst.chunks_mut(per_image).enumerate() {
+                f(i, d, &mut cols);
             }
         }
     })
+}
+
+fn forward<T: Element>(g: &Geometry, x: &[T], w: &[T], bias: Option<&[T]>, out: &mut [T]) {
+    let (xi, oi) = (g.c * g.plane(), g.o * g.l());
+    each_image(g, out, oi, |i, o, cols| {
+        forward_image(g, &x[i * xi..(i + 1) * xi], w, bias, o, cols)
+    });
 }
 
 /// d input: per image, W^T * dOut gives the columns' gradient, folded back onto the planes.
@@ -223,33 +235,16 @@ fn grad_input_image<T: Element>(g: &Geometry, gout: &[T], w: &[T], gx: &mut [T],
             g.hw,
             &g.win,
             g.ohw,
-            |a: T, b: T| T::from_f64(a.to_f64() + b.to_f64()),
+            crate::ops::unfold::add,
         );
     }
 }
 
 fn grad_input<T: Element>(g: &Geometry, gout: &[T], w: &[T], gx: &mut [T]) {
-    let ws = g.c * g.win.kernel[0] * g.win.kernel[1] * g.l();
     let (xi, oi) = (g.c * g.plane(), g.o * g.l());
-    crate::cpu::thread_pool::run_if(crate::cpu::thread_pool::num_threads() > 1, || {
-        if image_parallel(g) {
-            let per = images_per_task(g);
-            gx.par_chunks_mut(xi * per)
-                .enumerate()
-                .for_each(|(t, chunk)| {
-                    let mut cols = workspace::<T>(ws);
-                    for (j, gxi) in chunk.chunks_mut(xi).enumerate() {
-                        let i = t * per + j;
-                        grad_input_image(g, &gout[i * oi..(i + 1) * oi], w, gxi, &mut cols);
-                    }
-                });
-        } else {
-            let mut cols = workspace::<T>(ws);
-            for (i, gxi) in gx.chunks_mut(xi).enumerate() {
-                grad_input_image(g, &gout[i * oi..(i + 1) * oi], w, gxi, &mut cols);
-            }
-        }
-    })
+    each_image(g, gx, xi, |i, gxi, cols| {
+        grad_input_image(g, &gout[i * oi..(i + 1) * oi], w, gxi, cols)
+    });
 }
 
 /// d weight += dOut(image) * columns(image)^T, per group.
@@ -309,7 +304,7 @@ fn grad_weight<T: Element>(g: &Geometry, x: &[T], gout: &[T], gw: &mut [T]) {
             let mut total = vec![T::default(); wlen];
             for p in partials {
                 for (x, y) in total.iter_mut().zip(p) {
-                    *x = T::from_f64(x.to_f64() + y.to_f64());
+                    *x = crate::ops::unfold::add(*x, y);
                 }
             }
             gw.copy_from_slice(&total);

@@ -177,7 +177,7 @@ fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: 
 
 /// Addition through f64: exact rounding for f32 and halves (the kernels take floats only).
 #[inline(always)]
-fn add<T: Element>(a: T, b: T) -> T {
+pub(crate) fn add<T: Element>(a: T, b: T) -> T {
     T::from_f64(a.to_f64() + b.to_f64())
 }
 
