@@ -46,6 +46,12 @@ def send_tensors(q):
     q.put({"base": base, "view": base.t()[1:], "int": torch.tensor([7, 8], dtype=torch.int32), "grad": torch.ones(2, requires_grad=True), "param": torch.nn.Parameter(torch.zeros(3))})
 
 
+def send_and_linger(q):
+    # Lingers until the queue's feeder thread has pickled the tensor, then exits.
+    q.put(torch.arange(12.0))
+    time.sleep(0.3)
+
+
 def echo_back(inq, outq):
     t = inq.get()
     t.mul_(2)
@@ -130,6 +136,21 @@ def test_a_tensor_from_a_child_stays_valid_after_it_exits(method):
     assert got["int"].dtype == torch.int32 and got["int"].tolist() == [7, 8]
     assert got["grad"].requires_grad and got["grad"].is_leaf
     assert isinstance(got["param"], torch.nn.Parameter) and got["param"].requires_grad
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_late_receiver_still_gets_the_tensor_of_an_exiting_sender(method):
+    # The sender returns right after put(); its exit must wait for the handoff instead of
+    # removing the socket the receiver will connect to.
+    ctx = mp.get_context(method)
+    q = ctx.Queue()
+    p = ctx.Process(target=send_and_linger, args=(q,))
+    p.start()
+    time.sleep(1.5)
+    got = q.get(timeout=60)
+    p.join(60)
+    assert p.exitcode == 0
+    assert got.sum().item() == 66.0
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -60,6 +60,26 @@ def _wait_for_handoffs() -> None:
         time.sleep(0.05)
 
 
+# Below the handoff wait (-10) and above the temp-dir removal (-100).
+_LISTENER_UNLINK_PRIORITY = -50
+
+
+def _defer_listener_unlink() -> None:
+    # multiprocessing removes the resource sharer's socket file at exit priority 0, before
+    # the handoff wait could run: a receiver still on its way would find no socket. Move the
+    # removal after the wait.
+    from multiprocessing import resource_sharer
+
+    listener = getattr(resource_sharer._resource_sharer, "_listener", None)
+    socket_listener = getattr(listener, "_listener", None)
+    unlink = getattr(socket_listener, "_unlink", None)
+    if unlink is None or unlink._key[0] == _LISTENER_UNLINK_PRIORITY or not unlink.still_active():
+        return
+    address = unlink._args[0]
+    unlink.cancel()
+    socket_listener._unlink = util.Finalize(socket_listener, os.unlink, args=(address,), exitpriority=_LISTENER_UNLINK_PRIORITY)
+
+
 class _ExitHook:
     """Holds the exit wait of this process; re-registered in forked children, whose
     finalizers multiprocessing clears at start."""
@@ -112,7 +132,9 @@ def reduce_tensor(t: Tensor) -> Tuple[Callable[..., Tensor], Tuple[Any, ...]]:
         )
     _raise_fd_limit()
     fd, nbytes = _core._shared_handle(t)
-    return rebuild_tensor, (type(t), DupFd(fd), nbytes, t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset(), t.requires_grad)
+    handle = DupFd(fd)
+    _defer_listener_unlink()
+    return rebuild_tensor, (type(t), handle, nbytes, t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset(), t.requires_grad)
 
 
 def init_reductions() -> None:
