@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import os
 import resource
+import secrets
+import sys
+import threading
 import time
+import types
 from multiprocessing import util
 from multiprocessing.reduction import DupFd, ForkingPickler
 from typing import Any, Callable, Tuple
@@ -60,24 +64,32 @@ def _wait_for_handoffs() -> None:
         time.sleep(0.05)
 
 
-# Below the handoff wait (-10) and above the temp-dir removal (-100).
-_LISTENER_UNLINK_PRIORITY = -50
+def _listen_in_abstract_namespace(sharer: Any) -> None:
+    """Starts ``sharer``'s listener on a Linux abstract socket (called by its ``register``).
+
+    The stock listener is a socket file that multiprocessing unlinks at exit priority 0,
+    while a queue's feeder thread may still be pickling tensors: a receiver arriving after
+    that found no socket, and a descriptor pickled during that window was lost. An abstract
+    socket has no file; it lives exactly as long as this process keeps it open.
+    """
+    from multiprocessing import process
+    from multiprocessing.connection import Listener
+
+    assert sharer._listener is None, "Already have Listener"
+    address = f"\0ferrotorch-{os.getpid()}-{secrets.token_hex(8)}"
+    sharer._listener = Listener(address, "AF_UNIX", backlog=128, authkey=process.current_process().authkey)
+    sharer._address = sharer._listener.address
+    thread = threading.Thread(target=sharer._serve, daemon=True)
+    thread.start()
+    sharer._thread = thread
 
 
-def _defer_listener_unlink() -> None:
-    # multiprocessing removes the resource sharer's socket file at exit priority 0, before
-    # the handoff wait could run: a receiver still on its way would find no socket. Move the
-    # removal after the wait.
+def _use_abstract_sockets() -> None:
     from multiprocessing import resource_sharer
 
-    listener = getattr(resource_sharer._resource_sharer, "_listener", None)
-    socket_listener = getattr(listener, "_listener", None)
-    unlink = getattr(socket_listener, "_unlink", None)
-    if unlink is None or unlink._key[0] == _LISTENER_UNLINK_PRIORITY or not unlink.still_active():
-        return
-    address = unlink._args[0]
-    unlink.cancel()
-    socket_listener._unlink = util.Finalize(socket_listener, os.unlink, args=(address,), exitpriority=_LISTENER_UNLINK_PRIORITY)
+    if sys.platform.startswith("linux"):
+        sharer = resource_sharer._resource_sharer
+        sharer._start = types.MethodType(_listen_in_abstract_namespace, sharer)
 
 
 class _ExitHook:
@@ -132,9 +144,7 @@ def reduce_tensor(t: Tensor) -> Tuple[Callable[..., Tensor], Tuple[Any, ...]]:
         )
     _raise_fd_limit()
     fd, nbytes = _core._shared_handle(t)
-    handle = DupFd(fd)
-    _defer_listener_unlink()
-    return rebuild_tensor, (type(t), handle, nbytes, t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset(), t.requires_grad)
+    return rebuild_tensor, (type(t), DupFd(fd), nbytes, t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset(), t.requires_grad)
 
 
 def init_reductions() -> None:
@@ -143,4 +153,5 @@ def init_reductions() -> None:
 
     for cls in (Tensor, Parameter):
         ForkingPickler.register(cls, reduce_tensor)
+    _use_abstract_sockets()
     _install_exit_hook()
