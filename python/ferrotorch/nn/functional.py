@@ -40,11 +40,8 @@ def _inplace(input: Tensor, out: Tensor, inplace: bool) -> Tensor:
 
 
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
-    """x W^T + b."""
-    if input.shape[-1] != weight.shape[-1]:
-        raise RuntimeError(f"linear: mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, [input.numel() // max(input.shape[-1], 1), input.shape[-1]]))} and {weight.shape[1]}x{weight.shape[0]})")
-    out = input.matmul(weight.t())
-    return out + bias if bias is not None else out
+    """x W^T + b, as one fused node (one product over all leading dims of x)."""
+    return _core._linear(input, weight, bias)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:

@@ -44,9 +44,8 @@ class RMSprop(Optimizer):
         states = []
         for p in params:
             st = self.state[p]
-            ga = st.get("grad_avg", _core.zeros_like(p))
-            mb = st.get("momentum_buffer", _core.zeros_like(p))
-            states.append([st["square_avg"], ga, mb])
+            # In the order the fused step reads them: only the buffers this group uses.
+            states.append([st[k] for k in ("square_avg", "grad_avg", "momentum_buffer") if k in st])
         _core._fused_step("rmsprop", params, [p.grad for p in params], states, hyper)
 
 

@@ -49,6 +49,20 @@ pub enum Rule {
     },
 }
 
+impl Rule {
+    /// How many state buffers the rule reads, in the order `fused_step` documents.
+    fn states_needed(&self) -> usize {
+        match *self {
+            Rule::Sgd { momentum, .. } => usize::from(momentum != 0.0),
+            Rule::Adam { amsgrad, .. } => 2 + usize::from(amsgrad),
+            Rule::RmsProp {
+                momentum, centered, ..
+            } => 1 + usize::from(centered) + usize::from(momentum > 0.0),
+            Rule::Adagrad { .. } => 1,
+        }
+    }
+}
+
 fn check(op: &str, p: &Tensor, others: &[&Tensor]) -> Result<()> {
     if !matches!(p.dtype(), DType::F32 | DType::F64) || !p.is_contiguous() {
         bail!(
@@ -73,20 +87,15 @@ fn check(op: &str, p: &Tensor, others: &[&Tensor]) -> Result<()> {
     Ok(())
 }
 
-/// One element of a parameter, its gradient and three state slots, as the zipped loop yields it.
-type Slot<'a, F> = ((((&'a mut F, &'a F), &'a mut F), &'a mut F), &'a mut F);
+/// Elements per task: enough to amortize handing the chunk to a thread, few enough to balance.
+const CHUNK: usize = 1 << 14;
 
-/// Per-element update with up to three state buffers (unused ones are the gradient itself).
-fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s3: &mut [F]) {
+/// The update of one chunk. `s` holds the chunk of each state buffer the caller passed, in
+/// the order `fused_step` documents; each rule runs its own loop so the compiler vectorizes it.
+fn step_chunk<F: Float>(rule: Rule, p: &mut [F], g: &[F], s: &mut [&mut [F]]) {
     let c = F::from_f64c;
-    // Bias corrections depend on the step only: computed once, not per element.
-    let (bc1, bc2_sqrt) = match rule {
-        Rule::Adam {
-            beta1, beta2, step, ..
-        } => (1.0 - beta1.powf(step), (1.0 - beta2.powf(step)).sqrt()),
-        _ => (1.0, 1.0),
-    };
-    let body = |((((p, &g), a), b), m): Slot<'_, F>| match rule {
+    let sign = |maximize: bool| if maximize { c(-1.0) } else { c(1.0) };
+    match rule {
         Rule::Sgd {
             lr,
             momentum,
@@ -96,19 +105,27 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             maximize,
             first,
         } => {
-            let mut d = if maximize { -g } else { g };
-            if weight_decay != 0.0 {
-                d = d + c(weight_decay) * *p;
+            let (sg, wd, lr, mu, damp) = (
+                sign(maximize),
+                c(weight_decay),
+                c(lr),
+                c(momentum),
+                c(1.0 - dampening),
+            );
+            let decay = weight_decay != 0.0;
+            if momentum == 0.0 {
+                for (p, &g) in p.iter_mut().zip(g) {
+                    let d = if decay { sg * g + wd * *p } else { sg * g };
+                    *p = *p - lr * d;
+                }
+                return;
             }
-            if momentum != 0.0 {
-                *a = if first {
-                    d
-                } else {
-                    c(momentum) * *a + c(1.0 - dampening) * d
-                };
-                d = if nesterov { d + c(momentum) * *a } else { *a };
+            for ((p, &g), a) in p.iter_mut().zip(g).zip(s[0].iter_mut()) {
+                let d = if decay { sg * g + wd * *p } else { sg * g };
+                *a = if first { d } else { mu * *a + damp * d };
+                let step = if nesterov { d + mu * *a } else { *a };
+                *p = *p - lr * step;
             }
-            *p = *p - c(lr) * d;
         }
         Rule::Adam {
             lr,
@@ -119,26 +136,53 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             amsgrad,
             maximize,
             decoupled,
-            ..
+            step,
         } => {
-            let mut d = if maximize { -g } else { g };
-            if weight_decay != 0.0 {
-                if decoupled {
-                    *p = *p * c(1.0 - lr * weight_decay);
-                } else {
-                    d = d + c(weight_decay) * *p;
+            // Bias corrections depend on the step only: computed once, not per element.
+            let bc1 = 1.0 - beta1.powf(step);
+            let bc2_sqrt = (1.0 - beta2.powf(step)).sqrt();
+            let (sg, b1, nb1, b2, nb2, eps) = (
+                sign(maximize),
+                c(beta1),
+                c(1.0 - beta1),
+                c(beta2),
+                c(1.0 - beta2),
+                c(eps),
+            );
+            let (inv_bc2, step_size) = (c(1.0 / bc2_sqrt), c(lr / bc1));
+            // Coupled decay adds to the gradient; decoupled (AdamW) shrinks the parameter.
+            let coupled = !decoupled && weight_decay != 0.0;
+            let (wd, shrink) = if decoupled {
+                (c(0.0), c(1.0 - lr * weight_decay))
+            } else {
+                (c(weight_decay), c(1.0))
+            };
+            let (m, rest) = s.split_first_mut().expect("adam: exp_avg");
+            let (v, rest) = rest.split_first_mut().expect("adam: exp_avg_sq");
+            if amsgrad {
+                let vmax = &mut rest[0];
+                for (((p, &g), m), (v, vm)) in p
+                    .iter_mut()
+                    .zip(g)
+                    .zip(m.iter_mut())
+                    .zip(v.iter_mut().zip(vmax.iter_mut()))
+                {
+                    let d = if coupled { sg * g + wd * *p } else { sg * g };
+                    *p = *p * shrink;
+                    *m = b1 * *m + nb1 * d;
+                    *v = b2 * *v + nb2 * d * d;
+                    *vm = vm.max_nan(*v);
+                    *p = *p - step_size * *m / (vm.sqrt() * inv_bc2 + eps);
+                }
+            } else {
+                for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                    let d = if coupled { sg * g + wd * *p } else { sg * g };
+                    *p = *p * shrink;
+                    *m = b1 * *m + nb1 * d;
+                    *v = b2 * *v + nb2 * d * d;
+                    *p = *p - step_size * *m / (v.sqrt() * inv_bc2 + eps);
                 }
             }
-            *a = c(beta1) * *a + c(1.0 - beta1) * d;
-            *b = c(beta2) * *b + c(1.0 - beta2) * d * d;
-            let v = if amsgrad {
-                *m = m.max_nan(*b);
-                *m
-            } else {
-                *b
-            };
-            let denom = v.sqrt() / c(bc2_sqrt) + c(eps);
-            *p = *p - c(lr / bc1) * *a / denom;
         }
         Rule::RmsProp {
             lr,
@@ -149,22 +193,41 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             centered,
             maximize,
         } => {
-            let mut d = if maximize { -g } else { g };
-            if weight_decay != 0.0 {
-                d = d + c(weight_decay) * *p;
-            }
-            *a = c(alpha) * *a + c(1.0 - alpha) * d * d;
-            let avg = if centered {
-                *b = c(alpha) * *b + c(1.0 - alpha) * d;
-                (*a - *b * *b).sqrt() + c(eps)
-            } else {
-                a.sqrt() + c(eps)
-            };
-            if momentum > 0.0 {
-                *m = c(momentum) * *m + d / avg;
-                *p = *p - c(lr) * *m;
-            } else {
-                *p = *p - c(lr) * d / avg;
+            let (sg, wd, al, nal, eps, lr, mu) = (
+                sign(maximize),
+                c(weight_decay),
+                c(alpha),
+                c(1.0 - alpha),
+                c(eps),
+                c(lr),
+                c(momentum),
+            );
+            let mut bufs = s.iter_mut();
+            let sq = bufs.next().expect("rmsprop: square_avg");
+            let mut avg = if centered { bufs.next() } else { None };
+            let mut mom = if momentum > 0.0 { bufs.next() } else { None };
+            let decay = weight_decay != 0.0;
+            for i in 0..p.len() {
+                let d = if decay {
+                    sg * g[i] + wd * p[i]
+                } else {
+                    sg * g[i]
+                };
+                sq[i] = al * sq[i] + nal * d * d;
+                let denom = match avg.as_deref_mut() {
+                    Some(ga) => {
+                        ga[i] = al * ga[i] + nal * d;
+                        (sq[i] - ga[i] * ga[i]).sqrt() + eps
+                    }
+                    None => sq[i].sqrt() + eps,
+                };
+                match mom.as_deref_mut() {
+                    Some(mb) => {
+                        mb[i] = mu * mb[i] + d / denom;
+                        p[i] = p[i] - lr * mb[i];
+                    }
+                    None => p[i] = p[i] - lr * d / denom,
+                }
             }
         }
         Rule::Adagrad {
@@ -175,37 +238,47 @@ fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], s1: &mut [F], s2: &mut [F], s
             maximize,
             step,
         } => {
-            let mut d = if maximize { -g } else { g };
-            if weight_decay != 0.0 {
-                d = d + c(weight_decay) * *p;
+            let (sg, wd, eps) = (sign(maximize), c(weight_decay), c(eps));
+            let clr = c(lr / (1.0 + (step - 1.0) * lr_decay));
+            let decay = weight_decay != 0.0;
+            for ((p, &g), sum) in p.iter_mut().zip(g).zip(s[0].iter_mut()) {
+                let d = if decay { sg * g + wd * *p } else { sg * g };
+                *sum = *sum + d * d;
+                *p = *p - clr * d / (sum.sqrt() + eps);
             }
-            let clr = lr / (1.0 + (step - 1.0) * lr_decay);
-            *a = *a + d * d;
-            *p = *p - c(clr) * d / (a.sqrt() + c(eps));
         }
-    };
-    if crate::cpu::parallel::worth(g.len()) {
-        crate::cpu::thread_pool::run(|| {
-            p.par_iter_mut()
-                .zip(g.par_iter())
-                .zip(s1.par_iter_mut())
-                .zip(s2.par_iter_mut())
-                .zip(s3.par_iter_mut())
-                .for_each(body)
-        });
+    }
+}
+
+/// One chunk of a parameter, of its gradient and of each state buffer.
+type Chunk<'a, F> = (&'a mut [F], &'a [F], Vec<&'a mut [F]>);
+
+/// Runs `step_chunk` over the parameter in chunks, on the pool when it is large enough.
+fn run<F: Float>(rule: Rule, p: &mut [F], g: &[F], states: Vec<&mut [F]>) {
+    let mut state_chunks: Vec<_> = states.into_iter().map(|s| s.chunks_mut(CHUNK)).collect();
+    let chunks: Vec<Chunk<'_, F>> = p
+        .chunks_mut(CHUNK)
+        .zip(g.chunks(CHUNK))
+        .map(|(p, g)| {
+            let s = state_chunks
+                .iter_mut()
+                .map(|it| it.next().expect("state as long as the parameter"))
+                .collect();
+            (p, g, s)
+        })
+        .collect();
+    let body = |(p, g, mut s): Chunk<'_, F>| step_chunk(rule, p, g, &mut s);
+    if chunks.len() > 1 && crate::cpu::parallel::worth(g.len()) {
+        crate::cpu::thread_pool::run(|| chunks.into_par_iter().for_each(body));
     } else {
-        p.iter_mut()
-            .zip(g.iter())
-            .zip(s1.iter_mut())
-            .zip(s2.iter_mut())
-            .zip(s3.iter_mut())
-            .for_each(body);
+        chunks.into_iter().for_each(body);
     }
 }
 
 /// Applies `rule` to each parameter with its gradient and state buffers, in place.
-/// `states[i]` holds the buffers the rule uses (SGD: momentum; Adam: exp_avg, exp_avg_sq and
-/// optionally max_exp_avg_sq; RMSprop: square_avg, grad_avg, momentum_buffer; Adagrad: sum).
+/// `states[i]` holds the buffers the rule uses (SGD: momentum when momentum != 0; Adam:
+/// exp_avg, exp_avg_sq and, with amsgrad, max_exp_avg_sq; RMSprop: square_avg, then grad_avg
+/// when centered, then momentum_buffer when momentum > 0; Adagrad: sum).
 pub fn fused_step(
     rule: Rule,
     params: &[Tensor],
@@ -221,38 +294,26 @@ pub fn fused_step(
             states.len()
         );
     }
-    let mut scratch: Vec<Tensor> = Vec::new();
     for ((p, g), st) in params.iter().zip(grads).zip(states) {
         let others: Vec<&Tensor> = std::iter::once(g).chain(st.iter()).collect();
         check("fused_step", p, &others)?;
-        let n = p.numel();
-        // Missing buffers get scratch space the rule never reads, shared by the parameters.
-        if scratch.len() < (3 - st.len().min(3))
-            || scratch
-                .first()
-                .is_some_and(|t| t.numel() < n || t.dtype() != p.dtype())
-        {
-            let most = params.iter().map(|q| q.numel()).max().unwrap_or(0);
-            scratch = (0..3).map(|_| Tensor::zeros(&[most], p.dtype())).collect();
+        let needed = rule.states_needed();
+        if st.len() < needed {
+            bail!(
+                Runtime,
+                "fused_step: {:?} needs {needed} state buffers per parameter, got {}",
+                rule,
+                st.len()
+            );
         }
-        let bufs: Vec<&Tensor> = st.iter().chain(scratch.iter()).collect();
         macro_rules! go {
             ($F:ty) => {
                 unsafe {
-                    run::<$F>(
-                        rule,
-                        p.contiguous_slice_mut(),
-                        g.contiguous_slice(),
-                        &mut bufs[0]
-                            .storage()
-                            .slice_mut::<$F>(bufs[0].offset(), bufs[0].numel())[..n],
-                        &mut bufs[1]
-                            .storage()
-                            .slice_mut::<$F>(bufs[1].offset(), bufs[1].numel())[..n],
-                        &mut bufs[2]
-                            .storage()
-                            .slice_mut::<$F>(bufs[2].offset(), bufs[2].numel())[..n],
-                    )
+                    let bufs: Vec<&mut [$F]> = st[..needed]
+                        .iter()
+                        .map(|b| b.storage().slice_mut::<$F>(b.offset(), b.numel()))
+                        .collect();
+                    run::<$F>(rule, p.contiguous_slice_mut(), g.contiguous_slice(), bufs)
                 }
             };
         }

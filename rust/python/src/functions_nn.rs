@@ -16,6 +16,20 @@ fn win(kernel: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Window {
     }
 }
 
+/// `linear(input, weight, bias)`: one fused node for x W^T + b.
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias=None))]
+pub fn _linear(
+    py: Python<'_>,
+    input: PyRef<'_, PyTensor>,
+    weight: PyRef<'_, PyTensor>,
+    bias: Option<PyRef<'_, PyTensor>>,
+) -> PyResult<PyTensor> {
+    let (x, w, b) = (input.t.clone(), weight.t.clone(), bias.map(|b| b.t.clone()));
+    let r = py.detach(|| x.linear(&w, b.as_ref()));
+    Ok(PyTensor::new(r.py()?))
+}
+
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn _conv2d(
@@ -124,6 +138,7 @@ pub fn _max_pool2d(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_linear, m)?)?;
     m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(_conv_transpose2d, m)?)?;
     m.add_function(wrap_pyfunction!(_unfold, m)?)?;

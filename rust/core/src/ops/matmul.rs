@@ -117,6 +117,13 @@ fn gemm_batches_on_this_thread<T: Element>(
     }
 }
 
+/// `out = a @ b` for 2-D float `a` [m,k] and `b` [k,n] (any strides) into a fresh contiguous
+/// `out` [m,n], without recording a graph node (for ops with their own backward).
+pub(crate) fn gemm_into(a: &Tensor, b: &Tensor, out: &Tensor) {
+    debug_assert!(a.ndim() == 2 && b.ndim() == 2 && out.is_contiguous());
+    crate::with_dtype!(a.dtype(), T => gemm_batches::<T>(a, b, out));
+}
+
 /// Batched product of two tensors with equal batch shapes (views; broadcast strides allowed).
 fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let nd = a.ndim();

@@ -8,6 +8,7 @@ pub mod gather;
 pub mod index;
 pub mod inplace;
 pub mod join;
+pub mod linear;
 pub mod matmul;
 pub mod norm;
 pub mod pointwise_extra;
