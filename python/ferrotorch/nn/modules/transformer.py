@@ -115,29 +115,38 @@ class MultiheadAttention(Module):
         import ferrotorch
 
         F = _F()
+        same_input = query is key and key is value
         unbatched = query.ndim == 2
         if unbatched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
             if key_padding_mask is not None:
                 key_padding_mask = key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
-            query, key, value = query.transpose(0, 1), key.transpose(0, 1), value.transpose(0, 1)
-        lq, n, e = query.shape
-        lk = key.shape[0]
+        # Projections run on whichever layout came in; only the head split differs.
+        seq_dim = 1 if (self.batch_first and not unbatched) else 0
+        lq, n, e = query.shape[seq_dim], query.shape[1 - seq_dim], query.shape[2]
+        lk = key.shape[seq_dim]
         if e != self.embed_dim:
             raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {e}")
         b = self.in_proj_bias
-        if self._qkv_same_embed_dim:
-            wq, wk, wv = self.in_proj_weight.chunk(3, 0)
+        if self._qkv_same_embed_dim and same_input:
+            # Self-attention: one product for q, k and v together.
+            q, k, v = F.linear(query, self.in_proj_weight, b).chunk(3, -1)
         else:
-            wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-        bq, bk, bv = b.chunk(3, 0) if b is not None else (None, None, None)
-        q, k, v = F.linear(query, wq, bq), F.linear(key, wk, bk), F.linear(value, wv, bv)
+            if self._qkv_same_embed_dim:
+                wq, wk, wv = self.in_proj_weight.chunk(3, 0)
+            else:
+                wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
+            bq, bk, bv = b.chunk(3, 0) if b is not None else (None, None, None)
+            q, k, v = F.linear(query, wq, bq), F.linear(key, wk, bk), F.linear(value, wv, bv)
         h, d = self.num_heads, self.head_dim
-        # [L, N, E] -> [N, H, L, D]
-        q = q.reshape(lq, n, h, d).permute(1, 2, 0, 3)
-        k = k.reshape(lk, n, h, d).permute(1, 2, 0, 3)
-        v = v.reshape(lk, n, h, d).permute(1, 2, 0, 3)
+
+        def heads(t: Tensor, length: int) -> Tensor:
+            # [N, L, E] or [L, N, E] -> [N, H, L, D], a view
+            if seq_dim == 1:
+                return t.reshape(n, length, h, d).permute(0, 2, 1, 3)
+            return t.reshape(length, n, h, d).permute(1, 2, 0, 3)
+
+        q, k, v = heads(q, lq), heads(k, lk), heads(v, lk)
         scores = q.matmul(k.transpose(-2, -1)) * (1.0 / math.sqrt(d))
         if is_causal and attn_mask is None:
             attn_mask = _causal_mask(lq, lk, scores.dtype)
@@ -156,12 +165,11 @@ class MultiheadAttention(Module):
             scores = scores + kp.reshape(n, 1, 1, lk).to(scores.dtype)
         attn = F.softmax(scores, -1)
         attn_d = F.dropout(attn, self.dropout, self.training) if self.dropout > 0 else attn
-        out = attn_d.matmul(v).permute(2, 0, 1, 3).reshape(lq, n, e)
+        out = attn_d.matmul(v)
+        out = out.permute(0, 2, 1, 3).reshape(n, lq, e) if seq_dim == 1 else out.permute(2, 0, 1, 3).reshape(lq, n, e)
         out = self.out_proj(out)
         if unbatched:
             out = out.squeeze(1)
-        elif self.batch_first:
-            out = out.transpose(0, 1)
         weights = None
         if need_weights:
             weights = attn.mean(1) if average_attn_weights else attn

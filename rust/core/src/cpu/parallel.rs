@@ -38,29 +38,60 @@ impl<T: Copy> Src<'_, T> {
     }
 }
 
+/// An element function for `map`. Closures qualify; heavy functions (GELU, tanh, ...) are
+/// zero-sized types whose `apply` is `#[inline(always)]`: LLVM inlines a closure or a function
+/// item into the vector loop only when it finds it small, and left them as scalar calls.
+pub trait ElemFn<A, O>: Sync {
+    fn apply(&self, a: A) -> O;
+}
+
+impl<A, O, F: Fn(A) -> O + Sync> ElemFn<A, O> for F {
+    #[inline(always)]
+    fn apply(&self, a: A) -> O {
+        self(a)
+    }
+}
+
+/// The two-input form of [`ElemFn`], for `zip`.
+pub trait ElemFn2<A, B, O>: Sync {
+    fn apply2(&self, a: A, b: B) -> O;
+}
+
+impl<A, B, O, F: Fn(A, B) -> O + Sync> ElemFn2<A, B, O> for F {
+    #[inline(always)]
+    fn apply2(&self, a: A, b: B) -> O {
+        self(a, b)
+    }
+}
+
 struct MapKernel<'a, A, O, F> {
     a: &'a [A],
     out: &'a mut [O],
     f: &'a F,
 }
 
-impl<A: Copy, O, F: Fn(A) -> O> Kernel for MapKernel<'_, A, O, F> {
+impl<A: Copy, O, F: ElemFn<A, O>> Kernel for MapKernel<'_, A, O, F> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         for (o, &a) in self.out.iter_mut().zip(self.a) {
-            *o = (self.f)(a);
+            *o = self.f.apply(a);
         }
     }
 }
 
 #[inline(always)]
-fn map_serial<A: Copy, O>(a: &[A], out: &mut [O], f: &impl Fn(A) -> O) {
+fn map_serial<A: Copy, O>(a: &[A], out: &mut [O], f: &impl ElemFn<A, O>) {
     simd::run(MapKernel { a, out, f })
 }
 
 /// `out[i] = f(a[i])`.
 pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O + Sync) {
+    map_op(a, out, f)
+}
+
+/// `map` with an [`ElemFn`] (a zero-sized op whose body is always inlined).
+pub fn map_op<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl ElemFn<A, O>) {
     if worth(out.len()) {
         crate::cpu::thread_pool::run(|| {
             out.par_chunks_mut(CHUNK)
@@ -79,7 +110,7 @@ struct ZipKernel<'a, A, B, O, F> {
     f: &'a F,
 }
 
-impl<A: Copy, B: Copy, O, F: Fn(A, B) -> O> Kernel for ZipKernel<'_, A, B, O, F> {
+impl<A: Copy, B: Copy, O, F: ElemFn2<A, B, O>> Kernel for ZipKernel<'_, A, B, O, F> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -88,32 +119,32 @@ impl<A: Copy, B: Copy, O, F: Fn(A, B) -> O> Kernel for ZipKernel<'_, A, B, O, F>
 }
 
 #[inline(always)]
-fn zip_serial<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl Fn(A, B) -> O) {
+fn zip_serial<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl ElemFn2<A, B, O>) {
     simd::run(ZipKernel { a, b, out, f })
 }
 
 #[inline(always)]
-fn zip_arms<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl Fn(A, B) -> O) {
+fn zip_arms<A: Copy, B: Copy, O>(a: Src<A>, b: Src<B>, out: &mut [O], f: &impl ElemFn2<A, B, O>) {
     // Specialized arms let the compiler vectorize the common slice/slice and slice/scalar cases.
     match (a, b) {
         (Src::Slice(a), Src::Slice(b)) => {
             for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = f(x, y);
+                *o = f.apply2(x, y);
             }
         }
         (Src::Slice(a), Src::Scalar(y)) => {
             for (o, &x) in out.iter_mut().zip(a) {
-                *o = f(x, y);
+                *o = f.apply2(x, y);
             }
         }
         (Src::Scalar(x), Src::Slice(b)) => {
             for (o, &y) in out.iter_mut().zip(b) {
-                *o = f(x, y);
+                *o = f.apply2(x, y);
             }
         }
         (a, b) => {
             for (i, o) in out.iter_mut().enumerate() {
-                *o = f(a.at(i), b.at(i));
+                *o = f.apply2(a.at(i), b.at(i));
             }
         }
     }
@@ -125,6 +156,16 @@ pub fn zip<A: Copy + Sync, B: Copy + Sync, O: Send>(
     b: Src<B>,
     out: &mut [O],
     f: impl Fn(A, B) -> O + Sync,
+) {
+    zip_op(a, b, out, f)
+}
+
+/// `zip` with an [`ElemFn2`] (a zero-sized op whose body is always inlined).
+pub fn zip_op<A: Copy + Sync, B: Copy + Sync, O: Send>(
+    a: Src<A>,
+    b: Src<B>,
+    out: &mut [O],
+    f: impl ElemFn2<A, B, O>,
 ) {
     if worth(out.len()) {
         crate::cpu::thread_pool::run(|| {

@@ -2,7 +2,7 @@
 
 use crate::autograd::{is_grad_enabled, record};
 use crate::cpu::math::Float;
-use crate::cpu::parallel::{map, zip, Src};
+use crate::cpu::parallel::{map, map_op, zip_op, ElemFn, ElemFn2, Src};
 use crate::{bail, DType, Result, Scalar, Tensor};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ fn fused_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
     );
     let out = Tensor::uninit(x.shape(), cd);
     fn go<F: Float>(g: &[F], x: &[F], out: &mut [F]) {
-        zip(Src::Slice(g), Src::Slice(x), out, gelu_grad_times::<F>)
+        zip_op(Src::Slice(g), Src::Slice(x), out, GeluGradTimes)
     }
     if cd == DType::F64 {
         go::<f64>(gc.contiguous_slice(), xc.contiguous_slice(), unsafe {
@@ -157,9 +157,33 @@ fn fused_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
     Ok(out.to_dtype_raw(g.dtype()))
 }
 
-#[inline(always)]
-fn gelu_grad_times<F: Float>(g: F, x: F) -> F {
-    g * x.gelu_grad()
+/// Element functions always inlined into the vector loops (see `ElemFn`).
+macro_rules! inlined {
+    ($name:ident, |$x:ident| $body:expr) => {
+        #[derive(Clone, Copy)]
+        struct $name;
+        impl<F: Float> ElemFn<F, F> for $name {
+            #[inline(always)]
+            fn apply(&self, $x: F) -> F {
+                $body
+            }
+        }
+    };
+}
+inlined!(ExpOp, |x| x.exp());
+inlined!(TanhOp, |x| x.tanh());
+inlined!(SigmoidOp, |x| sigmoid(x));
+inlined!(GeluOp, |x| x.gelu());
+inlined!(GeluTanhOp, |x| gelu_tanh(x));
+inlined!(SiluOp, |x| silu(x));
+
+#[derive(Clone, Copy)]
+struct GeluGradTimes;
+impl<F: Float> ElemFn2<F, F, F> for GeluGradTimes {
+    #[inline(always)]
+    fn apply2(&self, g: F, x: F) -> F {
+        g * x.gelu_grad()
+    }
 }
 
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
@@ -206,7 +230,7 @@ fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
         Round => map(a, out, |x| x.round_even()),
         Trunc => map(a, out, |x| x.trunc()),
         Frac => map(a, out, |x| x - x.trunc()),
-        Exp => map(a, out, |x| x.exp()),
+        Exp => map_op(a, out, ExpOp),
         Exp2 => map(a, out, |x| x.exp2()),
         Expm1 => map(a, out, |x| x.exp_m1()),
         Log => map(a, out, |x| x.ln()),
@@ -223,12 +247,11 @@ fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
         Atan => map(a, out, |x| x.atan()),
         Sinh => map(a, out, |x| x.sinh()),
         Cosh => map(a, out, |x| x.cosh()),
-        Tanh => map(a, out, |x| x.tanh()),
-        Sigmoid => map(a, out, sigmoid),
-        // Function items, not closures: they are always inlined, so the loop vectorizes.
-        Gelu => map(a, out, F::gelu),
-        GeluTanh => map(a, out, gelu_tanh::<F>),
-        Silu => map(a, out, silu::<F>),
+        Tanh => map_op(a, out, TanhOp),
+        Sigmoid => map_op(a, out, SigmoidOp),
+        Gelu => map_op(a, out, GeluOp),
+        GeluTanh => map_op(a, out, GeluTanhOp),
+        Silu => map_op(a, out, SiluOp),
         Erf => map(a, out, |x| x.erf()),
         Erfinv => map(a, out, |x| x.erfinv()),
         Reciprocal => map(a, out, |x| F::one() / x),
