@@ -129,30 +129,37 @@ impl UnaryOp {
     }
 }
 
-/// g * gelu'(x) in one pass, for backward passes that build no graph.
-fn fused_grad(g: &Tensor, x: &Tensor) -> Result<Tensor> {
-    let dt = x.dtype();
+/// `g * f'(v)` in one pass (`v` is the op's input or output, as `k` expects), for backward
+/// passes that build no graph.
+fn fused_grad<K>(g: &Tensor, v: &Tensor, k: K) -> Result<Tensor>
+where
+    K: ElemFn2<f32, f32, f32> + ElemFn2<f64, f64, f64>,
+{
+    let dt = v.dtype();
     let cd = if dt == DType::F64 {
         DType::F64
     } else {
         DType::F32
     };
-    let (gc, xc) = (
+    let (gc, vc) = (
         g.to_dtype_raw(cd).contiguous_copy_if_needed(),
-        x.to_dtype_raw(cd).contiguous_copy_if_needed(),
+        v.to_dtype_raw(cd).contiguous_copy_if_needed(),
     );
-    let out = Tensor::uninit(x.shape(), cd);
-    fn go<F: Float>(g: &[F], x: &[F], out: &mut [F]) {
-        zip_op(Src::Slice(g), Src::Slice(x), out, GeluGradTimes)
-    }
+    let out = Tensor::uninit(v.shape(), cd);
     if cd == DType::F64 {
-        go::<f64>(gc.contiguous_slice(), xc.contiguous_slice(), unsafe {
-            out.contiguous_slice_mut()
-        });
+        zip_op(
+            Src::Slice(gc.contiguous_slice::<f64>()),
+            Src::Slice(vc.contiguous_slice()),
+            unsafe { out.contiguous_slice_mut() },
+            k,
+        );
     } else {
-        go::<f32>(gc.contiguous_slice(), xc.contiguous_slice(), unsafe {
-            out.contiguous_slice_mut()
-        });
+        zip_op(
+            Src::Slice(gc.contiguous_slice::<f32>()),
+            Src::Slice(vc.contiguous_slice()),
+            unsafe { out.contiguous_slice_mut() },
+            k,
+        );
     }
     Ok(out.to_dtype_raw(g.dtype()))
 }
@@ -177,14 +184,32 @@ inlined!(GeluOp, |x| x.gelu());
 inlined!(GeluTanhOp, |x| gelu_tanh(x));
 inlined!(SiluOp, |x| silu(x));
 
-#[derive(Clone, Copy)]
-struct GeluGradTimes;
-impl<F: Float> ElemFn2<F, F, F> for GeluGradTimes {
-    #[inline(always)]
-    fn apply2(&self, g: F, x: F) -> F {
-        g * x.gelu_grad()
-    }
+/// Gradient kernels `g * f'(v)`, always inlined into the vector loops.
+macro_rules! inlined_grad {
+    ($name:ident, |$g:ident, $v:ident| $body:expr) => {
+        #[derive(Clone, Copy)]
+        struct $name;
+        impl<F: Float> ElemFn2<F, F, F> for $name {
+            #[inline(always)]
+            fn apply2(&self, $g: F, $v: F) -> F {
+                $body
+            }
+        }
+    };
 }
+// PyTorch's threshold_backward: the gradient passes unless x <= 0 (so it passes at NaN).
+inlined_grad!(ReluGradTimes, |g, x| if x <= F::zero() {
+    F::zero()
+} else {
+    g
+});
+inlined_grad!(GeluGradTimes, |g, x| g * x.gelu_grad());
+inlined_grad!(TanhGradTimes, |g, y| g * (F::one() - y * y));
+inlined_grad!(SigmoidGradTimes, |g, y| g * (y * (F::one() - y)));
+inlined_grad!(SiluGradTimes, |g, x| {
+    let s = sigmoid(x);
+    g * (s * (F::one() + x * (F::one() - s)))
+});
 
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
 
@@ -354,11 +379,14 @@ impl Tensor {
                         Ok(s[1].clone())
                     }
                 };
+                // Without a graph to build, the common activations take one fused pass.
+                let fused = !is_grad_enabled() && g.shape() == x.shape();
                 let gx = match op {
                     Neg => g.neg()?,
                     Abs => g.mul(&x.sign()?)?,
                     Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
                     Frac => g.clone(),
+                    Relu if fused => fused_grad(g, x, ReluGradTimes)?,
                     Relu => g.mul(&x.gt_scalar(f(0.0))?.to_dtype(g.dtype())?)?,
                     Exp => g.mul(&y()?)?,
                     Exp2 => g.mul(&y()?)?.mul_scalar(f(std::f64::consts::LN_2))?,
@@ -379,12 +407,14 @@ impl Tensor {
                     Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
                     Sinh => g.mul(&x.unary(Cosh)?)?,
                     Cosh => g.mul(&x.unary(Sinh)?)?,
+                    Tanh if fused => fused_grad(g, &s[1], TanhGradTimes)?,
                     Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
+                    Sigmoid if fused => fused_grad(g, &s[1], SigmoidGradTimes)?,
                     Sigmoid => {
                         let y = y()?;
                         g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
                     }
-                    Gelu if !is_grad_enabled() && g.shape() == x.shape() => fused_grad(g, x)?,
+                    Gelu if fused => fused_grad(g, x, GeluGradTimes)?,
                     Gelu => {
                         // d/dx x*Phi(x) = Phi(x) + x*phi(x)
                         let cdf = x
@@ -416,6 +446,7 @@ impl Tensor {
                             .add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
                         g.mul(&d)?
                     }
+                    Silu if fused => fused_grad(g, x, SiluGradTimes)?,
                     Silu => {
                         let sg = x.sigmoid()?;
                         let d =
