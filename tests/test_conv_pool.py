@@ -285,3 +285,45 @@ def test_fused_conv2d_without_bias_and_input_only_gradient():
     assert x.grad.shape == x.shape and w.grad is None
     want = _conv_ref(x.detach().double().numpy(), w.double().numpy(), None, (1, 1), (1, 1), (1, 1), 1)
     np.testing.assert_allclose(y.detach().double().numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def np_max_pool_first_argmax(x, k, s):
+    """Max and first flat argmax per window (no padding); a NaN wins its window."""
+    n, c, h, w = x.shape
+    oh, ow = (h - k) // s + 1, (w - k) // s + 1
+    vals, idx = np.zeros((n, c, oh, ow)), np.zeros((n, c, oh, ow), dtype=np.int64)
+    for a in range(n):
+        for b in range(c):
+            for i in range(oh):
+                for j in range(ow):
+                    best, pos = None, None
+                    for ki in range(k):
+                        for kj in range(k):
+                            r, q = i * s + ki, j * s + kj
+                            v = x[a, b, r, q]
+                            if best is None or v > best or np.isnan(v):
+                                best, pos = v, r * w + q
+                                if np.isnan(v):
+                                    break
+                        if best is not None and np.isnan(best):
+                            break
+                    vals[a, b, i, j], idx[a, b, i, j] = best, pos
+    return vals, idx
+
+
+@pytest.mark.parametrize("k,s,dtype", [(2, 2, torch.float32), (3, 2, torch.float64), (2, 1, torch.int64), (3, 3, torch.float32)])
+def test_max_pool2d_without_padding_keeps_first_argmax_ties_and_nans(k, s, dtype):
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 3, (2, 3, 8, 9)).astype(np.float64)  # many ties
+    if dtype != torch.int64:
+        x[0, 0, 1, 1] = np.nan
+        x[1, 2, 4, 0] = np.nan
+    v, idx = K.max_pool2d(torch.tensor(x).to(dtype), k, s, return_indices=True)
+    want_v, want_i = np_max_pool_first_argmax(x, k, s)
+    np.testing.assert_array_equal(v.double().numpy(), want_v)
+    np.testing.assert_array_equal(idx.numpy(), want_i)
+    # Padding 0 with a strided (non-contiguous) input takes the same path after its copy.
+    xt = torch.tensor(np.ascontiguousarray(x.transpose(0, 1, 3, 2))).to(dtype).transpose(2, 3)
+    v2, i2 = K.max_pool2d(xt, k, s, return_indices=True)
+    np.testing.assert_array_equal(v2.double().numpy(), want_v)
+    np.testing.assert_array_equal(i2.numpy(), want_i)

@@ -46,6 +46,45 @@ fn pooled_size(
     Ok(out)
 }
 
+/// Max and first argmax of each `kernel` window at `stride` over one plane of width `wd`,
+/// for windows that lie inside the plane; a NaN wins (and ends) its window, as in PyTorch.
+#[allow(clippy::eq_op)]
+fn max_windows_interior<T: Element>(
+    plane: &[T],
+    wd: usize,
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    ow: usize,
+    out: &mut [T],
+    idx: &mut [i64],
+) {
+    for (q, (o, ix)) in out.iter_mut().zip(idx.iter_mut()).enumerate() {
+        let (i, j) = (q / ow, q % ow);
+        let first = i * stride[0] * wd + j * stride[1];
+        let (mut best, mut pos) = (plane[first], first);
+        'window: for ki in 0..kernel[0] {
+            let row = &plane[first + ki * wd..first + ki * wd + kernel[1]];
+            for (kj, &v) in row.iter().enumerate() {
+                let nan = v != v;
+                if v > best || nan {
+                    best = v;
+                    pos = first + ki * wd + kj;
+                    if nan {
+                        break 'window;
+                    }
+                }
+            }
+        }
+        // The first element may itself be NaN: then it stays the answer.
+        if plane[first] != plane[first] {
+            best = plane[first];
+            pos = first;
+        }
+        *o = best;
+        *ix = pos as i64;
+    }
+}
+
 impl Tensor {
     /// `max_pool2d` on [N, C, H, W] (or [C, H, W]); returns values and int64 indices.
     // The kernel is generic over every dtype, bool included (rejected above at run time).
@@ -100,8 +139,18 @@ impl Tensor {
                 let src = x.contiguous_slice::<T>();
                 let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
                 let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
+                // Without padding or dilation and with every window inside the input (the
+                // usual 2x2 / stride 2 pool), the window loop needs no bounds checks.
+                let interior = w.padding == [0, 0]
+                    && w.dilation == [1, 1]
+                    && (oh - 1) * w.stride[0] + w.kernel[0] <= h
+                    && (ow - 1) * w.stride[1] + w.kernel[1] <= wd;
                 let plane_fn = |(p, (o, ii)): (usize, (&mut [T], &mut [i64]))| {
                     let plane = &src[p * h * wd..(p + 1) * h * wd];
+                    if interior {
+                        max_windows_interior(plane, wd, w.kernel, w.stride, ow, o, ii);
+                        return;
+                    }
                     for i in 0..oh {
                         for j in 0..ow {
                             let mut best: Option<(T, usize)> = None;
