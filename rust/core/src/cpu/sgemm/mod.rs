@@ -10,6 +10,8 @@ mod kernel;
 mod pack;
 #[cfg(target_arch = "x86_64")]
 mod parallel;
+#[cfg(target_arch = "x86_64")]
+mod shared_a;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
 
@@ -50,6 +52,11 @@ pub fn available() -> bool {
     false
 }
 
+/// Whether `try_gemm::<T>` takes the product: `T` is f32 and `available()`.
+pub fn applies<T: 'static>() -> bool {
+    TypeId::of::<T>() == TypeId::of::<f32>() && available()
+}
+
 /// `sgemm` for element type `T` when `T` is f32 and `available()`; otherwise returns false
 /// without touching anything, and the caller runs its own product.
 ///
@@ -65,7 +72,7 @@ pub unsafe fn try_gemm<T: 'static + Copy>(
     c: MatMut<T>,
     threads: usize,
 ) -> bool {
-    if TypeId::of::<T>() != TypeId::of::<f32>() || !available() {
+    if !applies::<T>() {
         return false;
     }
     #[cfg(target_arch = "x86_64")]

@@ -291,8 +291,14 @@ fn threads_split_rows_or_columns_without_changing_a_bit() {
     if !runnable() {
         return;
     }
-    // Wide (split over columns), tall (split over rows), square, and a transposed C.
-    let shapes = [(64, 700, 100), (700, 40, 100), (257, 257, 129)];
+    // Wide (split over columns), tall (split over rows), square, a transposed C, and
+    // several row and k blocks of a shared A.
+    let shapes = [
+        (64, 700, 100),
+        (700, 40, 100),
+        (257, 257, 129),
+        (200, 300, 520),
+    ];
     for (s, &(m, n, k)) in shapes.iter().enumerate() {
         let layouts = [LAYOUTS[s % 4], LAYOUTS[(s + 1) % 4], LAYOUTS[s % 2]];
         let one = check(Case {
