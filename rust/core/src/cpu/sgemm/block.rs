@@ -1,10 +1,10 @@
 //! Cache blocking for one thread's rectangle of C (the Goto/BLIS loop order): a KC-deep
 //! slice of B is packed once (it stays in L2, each NR panel of it in L1 while in use), then
-//! MC-row blocks of A are packed against it (L2) and every MR x NR tile is multiplied.
+//! MC-row blocks of A are packed against it (L2) and every tile (up to MR x NR) is
+//! multiplied.
 
 use super::kernel::{tile, TileDst, MR, NR};
 use super::pack::{pack_a, pack_b, Strided};
-use super::shared_a::SharedA;
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -48,28 +48,14 @@ struct Line([f32; 16]);
 
 thread_local! {
     // Each thread keeps its pack buffers between products (no allocation or page faults
-    // per call); the panel buffer's size is bounded by the block sizes, the shared one's
-    // by `SHARED_A_MAX`.
-    static PANELS: RefCell<Vec<Line>> = const { RefCell::new(Vec::new()) };
-    static SHARED: RefCell<Vec<Line>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Which of this thread's buffers to lend.
-pub enum Buffer {
-    /// B and A blocks packed by this thread.
-    Panels,
-    /// An A that this thread shares with its helpers.
-    SharedA,
+    // per call); the size is bounded by the block sizes.
+    static BUFFER: RefCell<Vec<Line>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` with a 64-byte aligned scratch of at least `floats` floats.
-pub fn with_buffer<R>(which: Buffer, floats: usize, f: impl FnOnce(*mut f32) -> R) -> R {
+fn with_buffer<R>(floats: usize, f: impl FnOnce(*mut f32) -> R) -> R {
     let lines = floats.div_ceil(16);
-    let key = match which {
-        Buffer::Panels => &PANELS,
-        Buffer::SharedA => &SHARED,
-    };
-    key.with(|cell| match cell.try_borrow_mut() {
+    BUFFER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
             if buf.len() < lines {
                 buf.resize(lines, Line([0.0; 16]));
@@ -81,33 +67,31 @@ pub fn with_buffer<R>(which: Buffer, floats: usize, f: impl FnOnce(*mut f32) -> 
     })
 }
 
-/// Depth of the k blocks of a product with `k` steps.
-pub fn kc_max(k: usize) -> usize {
-    block_len(k, KC, 1)
+/// Rows per tile for `m` rows: as many tiles as MR-row ones would take, but even, so no
+/// tile is left with a few rows (a 2-row tile runs at a quarter of the speed: too few
+/// independent accumulators to hide the FMA latency).
+pub fn row_step(m: usize) -> usize {
+    m.div_ceil(m.div_ceil(MR).max(1)).max(1)
 }
 
-/// Computes rows `rows` and columns `cols` of `p`'s C on this thread, with A packed here or,
-/// given `shared` (then `rows` is all of them), taken from there.
+/// Computes rows `rows` and columns `cols` of `p`'s C on this thread.
 ///
 /// # Safety
 /// AVX-512F is available; A (`m x k`), B (`k x n`) are readable and C (`m x n`) writable
 /// through `p`'s pointers and strides for the ranges given; no other thread touches this
-/// rectangle of C meanwhile, and C overlaps neither A nor B. `shared` packs `p`'s A.
-pub unsafe fn multiply_rect(
-    p: &Problem,
-    rows: Range<usize>,
-    cols: Range<usize>,
-    shared: Option<&SharedA>,
-) {
+/// rectangle of C meanwhile, and C overlaps neither A nor B.
+pub unsafe fn multiply_rect(p: &Problem, rows: Range<usize>, cols: Range<usize>) {
     let (m, n, k) = (rows.len(), cols.len(), p.k);
     if m == 0 || n == 0 {
         return;
     }
-    let kc_max = kc_max(k);
-    let mc_max = block_len(m, MC, MR);
+    let kc_max = block_len(k, KC, 1);
+    let mr = row_step(m);
+    let mc_max = block_len(m, MC, mr);
     let nc_max = block_len(n, NC, NR);
     let b_len = kc_max * nc_max;
-    with_buffer(Buffer::Panels, b_len + kc_max * mc_max, |buf| {
+    let a_len = kc_max * MR * mc_max.div_ceil(mr);
+    with_buffer(b_len + a_len, |buf| {
         let (bp, ap) = (buf, buf.add(b_len));
         for jc in (0..n).step_by(nc_max) {
             let nc = nc_max.min(n - jc);
@@ -128,47 +112,48 @@ pub unsafe fn multiply_rect(
                         ptr: p.a.ptr.offset(i0 as isize * p.a.rs + pc as isize * p.a.cs),
                         ..p.a
                     };
-                    let a_panel = |ir: usize| match shared {
-                        Some(s) => s.panel(pc, kc, (i0 + ir) / MR),
-                        None => ap.add(ir * kc) as *const f32,
+                    pack_a(mc, kc, mr, a_block, ap);
+                    let block = Block {
+                        origin: [i0, j0],
+                        dims: [mc, nc, kc],
+                        mr,
+                        beta,
                     };
-                    if shared.is_none() {
-                        pack_a(mc, kc, a_block, ap);
-                    }
-                    multiply_packed(p, [i0, j0], [mc, nc, kc], a_panel, bp, beta);
+                    multiply_packed(p, &block, ap, bp);
                 }
             }
         }
     })
 }
 
-/// Every tile of a packed `mc x kc` A block (panel at row `ir` from `a_panel(ir)`) times a
-/// packed `kc x nc` B block, into C at `origin`. Each B panel stays in L1 while the A
-/// panels stream past it.
+/// One `mc x nc` block of C at `origin`, `kc` steps deep, in tiles of `mr` rows.
+struct Block {
+    origin: [usize; 2],
+    dims: [usize; 3],
+    mr: usize,
+    beta: f32,
+}
+
+/// Every tile of a packed A block times a packed B block, into C. Each B panel stays in L1
+/// while the A panels stream past it.
 ///
 /// # Safety
-/// As `multiply_rect`; `a_panel` and `bp` give the packed blocks.
-unsafe fn multiply_packed(
-    p: &Problem,
-    origin: [usize; 2],
-    [mc, nc, kc]: [usize; 3],
-    a_panel: impl Fn(usize) -> *const f32,
-    bp: *const f32,
-    beta: f32,
-) {
+/// As `multiply_rect`; `ap` and `bp` hold the packed blocks.
+unsafe fn multiply_packed(p: &Problem, block: &Block, ap: *const f32, bp: *const f32) {
+    let ([mc, nc, kc], origin, mr) = (block.dims, block.origin, block.mr);
     for jr in (0..nc).step_by(NR) {
         let b_panel = bp.add(jr * kc);
-        for ir in (0..mc).step_by(MR) {
+        for ir in (0..mc).step_by(mr) {
             let (i, j) = ((origin[0] + ir) as isize, (origin[1] + jr) as isize);
             let dst = TileDst {
                 c: p.c.offset(i * p.rsc + j * p.csc),
                 rs: p.rsc,
                 cs: p.csc,
                 alpha: p.alpha,
-                beta,
+                beta: block.beta,
             };
-            let (rows, cols) = ((mc - ir).min(MR), (nc - jr).min(NR));
-            tile(rows, cols, kc, a_panel(ir), b_panel, dst);
+            let (rows, cols) = ((mc - ir).min(mr), (nc - jr).min(NR));
+            tile(rows, cols, kc, ap.add(ir / mr * kc * MR), b_panel, dst);
         }
     }
 }

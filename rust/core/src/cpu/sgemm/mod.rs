@@ -10,8 +10,6 @@ mod kernel;
 mod pack;
 #[cfg(target_arch = "x86_64")]
 mod parallel;
-#[cfg(target_arch = "x86_64")]
-mod shared_a;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
 

@@ -1,4 +1,5 @@
-//! Packing: copies a block of A into MR-row panels and a block of B into NR-column panels,
+//! Packing: copies a block of A into row panels (MR rows at most) and a block of B into
+//! NR-column panels,
 //! laid out in the order the kernel reads them (one k step after another), so the kernel
 //! streams contiguous memory whatever the operands' strides. Unit-stride sources take
 //! vector paths: a straight copy when the panel's short side is contiguous, a 16 x 16
@@ -63,23 +64,24 @@ pub unsafe fn pack_b(kc: usize, nc: usize, b: Strided, dst: *mut f32) {
     }
 }
 
-/// Packs the `mc x kc` matrix `a` into `ceil(mc / MR)` panels of `kc x MR` (row `i` of step
-/// `p` of panel `q` at `dst[(q * kc + p) * MR + i]`), zero past row `mc`.
+/// Packs the `mc x kc` matrix `a` into `ceil(mc / mr)` panels of `mr <= MR` rows, each
+/// stored as `kc x MR` (row `i` of step `p` of panel `q` at `dst[(q * kc + p) * MR + i]`),
+/// zero past the panel's rows.
 ///
 /// # Safety
 /// AVX-512F is available; `a` is readable over `mc x kc`; `dst` is writable for
-/// `kc * MR * ceil(mc / MR)` floats.
+/// `kc * MR * ceil(mc / mr)` floats; `1 <= mr <= MR`.
 #[target_feature(enable = "avx512f")]
-pub unsafe fn pack_a(mc: usize, kc: usize, a: Strided, dst: *mut f32) {
-    for q in 0..mc.div_ceil(MR) {
-        let rows = (mc - q * MR).min(MR);
+pub unsafe fn pack_a(mc: usize, kc: usize, mr: usize, a: Strided, dst: *mut f32) {
+    for q in 0..mc.div_ceil(mr) {
+        let rows = (mc - q * mr).min(mr);
         let panel = dst.add(q * kc * MR);
         if a.rs == 1 {
-            copy_short_rows(kc, rows, a.at(q * MR, 0), a.cs, panel);
+            copy_short_rows(kc, rows, a.at(q * mr, 0), a.cs, panel);
         } else if a.cs == 1 {
-            transpose_panel(kc, rows, a.at(q * MR, 0), a.rs, panel, MR);
+            transpose_panel(kc, rows, a.at(q * mr, 0), a.rs, panel, MR);
         } else {
-            gather_panel(kc, rows, a, q * MR, panel, MR);
+            gather_panel(kc, rows, a, q * mr, panel, MR);
         }
     }
 }

@@ -292,7 +292,7 @@ fn threads_split_rows_or_columns_without_changing_a_bit() {
         return;
     }
     // Wide (split over columns), tall (split over rows), square, a transposed C, and
-    // several row and k blocks of a shared A.
+    // several row and k blocks per thread.
     let shapes = [
         (64, 700, 100),
         (700, 40, 100),
