@@ -1,5 +1,5 @@
 //! The register-blocked inner kernel: an up-to MR x NR tile of C lives in zmm registers
-//! (14 rows x 2 vectors = 28 accumulators) while one packed A panel and one packed B panel
+//! (14 rows x 2 vectors = 28 accumulators) while a panel of A and a packed panel of B
 //! stream through it, each step one B row load and one broadcast per A row.
 
 use core::arch::x86_64::*;
@@ -20,22 +20,25 @@ pub struct TileDst {
     pub beta: f32,
 }
 
-/// Multiplies a `rows x kc` packed A panel by a `kc x cols` packed B panel into `dst`.
+/// A `rows x kc` panel of A: row `r` of step `p` at `ptr + r * row_step + p * k_step`, one
+/// of the two steps being 1: packed panels (`row_step` 1, `k_step` MR), or A read in place
+/// when its rows are contiguous (`k_step` 1).
+#[derive(Clone, Copy)]
+pub struct PanelA {
+    pub ptr: *const f32,
+    pub row_step: isize,
+    pub k_step: isize,
+}
+
+/// Multiplies a `rows x kc` panel of A by a `kc x cols` packed B panel into `dst`.
 ///
 /// # Safety
-/// The CPU has AVX-512F. `a` holds `kc * MR` floats (row `r` of step `p` at `a[p * MR + r]`);
-/// `b` is 64-byte aligned and holds `kc * NR` floats (column `j` of step `p` at
-/// `b[p * NR + j]`). `1 <= rows <= MR`, `1 <= cols <= NR`, and `dst` addresses a writable
-/// `rows x cols` block that no other thread touches meanwhile.
+/// The CPU has AVX-512F. `a` is readable at every `(r, p)` of the panel and has `row_step`
+/// or `k_step` equal to 1; `b` is 64-byte aligned and holds `kc * NR` floats (column `j` of
+/// step `p` at `b[p * NR + j]`). `1 <= rows <= MR`, `1 <= cols <= NR`, and `dst` addresses
+/// a writable `rows x cols` block that no other thread touches meanwhile.
 #[target_feature(enable = "avx512f")]
-pub unsafe fn tile(
-    rows: usize,
-    cols: usize,
-    kc: usize,
-    a: *const f32,
-    b: *const f32,
-    dst: TileDst,
-) {
+pub unsafe fn tile(rows: usize, cols: usize, kc: usize, a: PanelA, b: *const f32, dst: TileDst) {
     // One monomorphized kernel per shape, so every accumulator index is a constant and
     // the whole tile stays in registers.
     macro_rules! by_rows {
@@ -81,7 +84,7 @@ fn lane_mask(cols: usize, v: usize) -> __mmask16 {
 unsafe fn tile_rv<const R: usize, const V: usize>(
     cols: usize,
     kc: usize,
-    a: *const f32,
+    a: PanelA,
     b: *const f32,
     dst: TileDst,
 ) {
@@ -94,20 +97,38 @@ unsafe fn tile_rv<const R: usize, const V: usize>(
         }
     }
     let mut acc = [[_mm512_setzero_ps(); V]; R];
-    let (mut pa, mut pb) = (a, b);
-    for _ in 0..kc {
-        let mut bv = [_mm512_setzero_ps(); V];
-        for (v, x) in bv.iter_mut().enumerate() {
-            *x = _mm512_load_ps(pb.add(16 * v));
-        }
-        for (r, row) in acc.iter_mut().enumerate() {
-            let av = _mm512_set1_ps(*pa.add(r));
-            for (x, &bx) in row.iter_mut().zip(&bv) {
-                *x = _mm512_fmadd_ps(av, bx, *x);
+    let mut pb = b;
+    // One k step: a row of B in V registers, each A value broadcast against it.
+    macro_rules! step {
+        ($a_at:expr) => {
+            let mut bv = [_mm512_setzero_ps(); V];
+            for (v, x) in bv.iter_mut().enumerate() {
+                *x = _mm512_load_ps(pb.add(16 * v));
             }
+            for (r, row) in acc.iter_mut().enumerate() {
+                let av = _mm512_set1_ps(*$a_at(r));
+                for (x, &bx) in row.iter_mut().zip(&bv) {
+                    *x = _mm512_fmadd_ps(av, bx, *x);
+                }
+            }
+            pb = pb.add(NR);
+        };
+    }
+    if a.row_step == 1 {
+        let mut pa = a.ptr;
+        for _ in 0..kc {
+            step!(|r: usize| pa.add(r));
+            pa = pa.offset(a.k_step);
         }
-        pa = pa.add(MR);
-        pb = pb.add(NR);
+    } else {
+        // Rows of A read in place: one pointer per row, all moving one float a step.
+        let mut rows = [a.ptr; R];
+        for (r, p) in rows.iter_mut().enumerate() {
+            *p = a.ptr.offset(r as isize * a.row_step);
+        }
+        for p in 0..kc {
+            step!(|r: usize| rows[r].add(p));
+        }
     }
     if dst.cs == 1 {
         store_rows(&acc, cols, dst)
