@@ -3,5 +3,6 @@
 pub mod lanes;
 pub mod math;
 pub mod parallel;
+pub mod sgemm;
 pub mod simd;
 pub mod thread_pool;

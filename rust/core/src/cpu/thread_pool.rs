@@ -3,8 +3,10 @@
 //! Hogwild trainer) can build a fresh one: the parent's pool threads do not exist there.
 
 use rayon::ThreadPool;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Once, RwLock};
+use std::sync::{Arc, Mutex, Once, RwLock};
+use std::time::{Duration, Instant};
 
 static POOL: RwLock<Option<Arc<ThreadPool>>> = RwLock::new(None);
 static REQUESTED: AtomicUsize = AtomicUsize::new(0);
@@ -13,8 +15,9 @@ static ATFORK: Once = Once::new();
 
 #[cfg(unix)]
 extern "C" fn mark_forked_child() {
-    // Runs in the child right after fork(): only an atomic store is allowed here.
+    // Runs in the child right after fork(): only atomic stores are allowed here.
     FORKED.store(true, Ordering::SeqCst);
+    WAITING.store(0, Ordering::SeqCst);
 }
 
 fn install_fork_handler() {
@@ -91,6 +94,141 @@ pub fn run<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     pool().install(f)
 }
 
+/// Runs `task(i)` for every `i` in `0..count`: on this thread and on up to `helpers` threads
+/// of the pool, each claiming the next index as it frees up. The calling thread works from
+/// the start and waits only for tasks already claimed, never for a pool thread to wake up
+/// (on a VM that can take longer than a whole small matrix product).
+pub fn for_each_claimed<F: Fn(usize) + Sync>(count: usize, helpers: usize, task: F) {
+    if count == 0 {
+        return;
+    }
+    let helpers = helpers.min(count - 1);
+    if helpers == 0 {
+        return (0..count).for_each(task);
+    }
+    let task: &(dyn Fn(usize) + Sync) = &task;
+    // SAFETY: only the lifetime is erased. `Claims::work` calls `task` only for an index it
+    // claimed, claims succeed only until all are taken or `close` ran, and this function
+    // returns (or unwinds) only after every claimed task has finished: a helper that starts
+    // later finds nothing to claim and never touches `task`.
+    let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
+    let claims = Arc::new(Claims {
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        count,
+        task,
+        panic: Mutex::new(None),
+    });
+    let pool = pool();
+    for _ in 0..helpers {
+        let c = claims.clone();
+        pool.spawn(move || help(c));
+    }
+    claims.work();
+    claims.close_and_wait();
+    let panic = claims
+        .panic
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    if let Some(panic) = panic {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// How long a helper stays awake after its tasks, running whatever the pool is given. Waking
+/// a sleeping pool thread takes tens of microseconds (more on an idle VM), longer than the
+/// gaps between the matrix products of a training step; a helper that waits a little is
+/// there for the next one, as OpenMP runtimes do.
+const HOT_WAIT: Duration = Duration::from_micros(300);
+
+/// Helpers now staying awake; at most one per thread beyond the caller's.
+static WAITING: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static IN_HOT_WAIT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A helper's job: claim tasks, then stay awake for a while, running the pool's jobs (the
+/// next product's helper job among them) as they come.
+fn help(claims: Arc<Claims>) {
+    claims.work();
+    drop(claims);
+    if IN_HOT_WAIT.get() {
+        // Run from inside a waiting helper, which goes on waiting.
+        return;
+    }
+    if WAITING.fetch_add(1, Ordering::AcqRel) >= num_threads().saturating_sub(1) {
+        WAITING.fetch_sub(1, Ordering::AcqRel);
+        return;
+    }
+    IN_HOT_WAIT.set(true);
+    let mut since = Instant::now();
+    while since.elapsed() < HOT_WAIT {
+        match rayon::yield_now() {
+            Some(rayon::Yield::Executed) => since = Instant::now(),
+            _ => std::hint::spin_loop(),
+        }
+    }
+    IN_HOT_WAIT.set(false);
+    WAITING.fetch_sub(1, Ordering::AcqRel);
+}
+
+/// The shared state of `for_each_claimed`.
+struct Claims {
+    next: AtomicUsize,
+    done: AtomicUsize,
+    count: usize,
+    task: *const (dyn Fn(usize) + Sync),
+    /// The first panic of a task, re-raised on the calling thread.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+// SAFETY: `task` is Sync and is only called under the claim protocol described in
+// `for_each_claimed`; the counters are atomics.
+unsafe impl Send for Claims {}
+unsafe impl Sync for Claims {}
+
+impl Claims {
+    /// Runs claimed tasks until none are left (or one panics: its panic is kept for the
+    /// caller, and is stored before the task counts as done, so the caller sees it).
+    fn work(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::AcqRel);
+            if i >= self.count {
+                return;
+            }
+            // SAFETY: `i` is claimed, so the caller is still waiting and `task` is alive.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+                (*self.task)(i)
+            }));
+            let failed = r.is_err();
+            if let Err(p) = r {
+                let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(p);
+            }
+            self.done.fetch_add(1, Ordering::Release);
+            if failed {
+                return;
+            }
+        }
+    }
+
+    /// Stops further claims, then waits until every claimed task has finished.
+    fn close_and_wait(&self) {
+        let claimed = self.next.swap(self.count, Ordering::AcqRel).min(self.count);
+        let mut spins = 0u32;
+        while self.done.load(Ordering::Acquire) < claimed {
+            if spins < 20_000 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +240,47 @@ mod tests {
         assert_eq!(s, 4_999_950_000);
         set_num_threads(2);
         assert_eq!(run(rayon::current_num_threads), 2);
+    }
+
+    #[test]
+    fn claimed_tasks_each_run_once() {
+        for (count, helpers) in [(0, 3), (1, 3), (5, 0), (100, 1), (1000, 3)] {
+            let hits: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
+            for_each_claimed(count, helpers, |i| {
+                hits[i].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+        }
+    }
+
+    #[test]
+    fn back_to_back_calls_reuse_the_waiting_helper() {
+        // Each call's helper job may run inside the previous call's waiting helper.
+        for round in 0..300 {
+            let hits: Vec<AtomicUsize> = (0..8).map(|_| AtomicUsize::new(0)).collect();
+            for_each_claimed(8, 1, |i| {
+                hits[i].fetch_add(round + 1, Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == round + 1));
+        }
+    }
+
+    #[test]
+    fn a_panicking_task_reaches_the_caller_after_the_others_finish() {
+        let finished = AtomicUsize::new(0);
+        let r = std::panic::catch_unwind(|| {
+            for_each_claimed(64, 2, |i| {
+                if i == 5 {
+                    panic!("task 5");
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                finished.fetch_add(1, Ordering::Relaxed);
+            })
+        });
+        assert!(r.is_err());
+        // Nothing still runs: the count no longer moves.
+        let seen = finished.load(Ordering::Relaxed);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(finished.load(Ordering::Relaxed), seen);
     }
 }

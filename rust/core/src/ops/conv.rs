@@ -5,6 +5,7 @@
 //! backward is written in differentiable ops instead, so higher-order gradients work.
 
 use crate::autograd::{is_grad_enabled, record};
+use crate::cpu::sgemm;
 use crate::ops::unfold::{col2im_plane, im2col_plane, Window};
 use crate::{DType, Element, Result, Tensor};
 use gemm::Parallelism;
@@ -56,9 +57,10 @@ impl Geometry {
     }
 }
 
-/// Row-major `dst (m x n) [+]= lhs (m x k) * rhs (k x n)` with explicit strides.
+/// Row-major `dst (m x n) [+]= lhs (m x k) * rhs (k x n)` with explicit strides: our
+/// AVX-512 kernel for float32 when the CPU has it, else the `gemm` crate.
 #[allow(clippy::too_many_arguments)]
-unsafe fn gemm_rm<T: 'static + Copy>(
+unsafe fn gemm_rm<T: Element>(
     m: usize,
     n: usize,
     k: usize,
@@ -68,9 +70,37 @@ unsafe fn gemm_rm<T: 'static + Copy>(
     rhs: *const T,
     rhs_strides: (isize, isize),
     accumulate: bool,
-    one: T,
     par: Parallelism,
 ) {
+    let (one, zero) = (T::from_f64(1.0), T::from_f64(0.0));
+    let threads = match par {
+        Parallelism::Rayon(t) => t,
+        Parallelism::None => 1,
+    };
+    let ours = sgemm::try_gemm(
+        sgemm::Dims { m, n, k },
+        one,
+        sgemm::MatRef {
+            ptr: lhs,
+            rs: lhs_strides.0,
+            cs: lhs_strides.1,
+        },
+        sgemm::MatRef {
+            ptr: rhs,
+            rs: rhs_strides.0,
+            cs: rhs_strides.1,
+        },
+        if accumulate { one } else { zero },
+        sgemm::MatMut {
+            ptr: dst,
+            rs: n as isize,
+            cs: 1,
+        },
+        threads,
+    );
+    if ours {
+        return;
+    }
     gemm::gemm(
         m,
         n,
@@ -164,7 +194,6 @@ fn forward_image<T: Element>(
                 cols[grp * k * l..].as_ptr(),
                 (l as isize, 1),
                 bias.is_some(),
-                T::from_f64(1.0),
                 gemm_par(g),
             )
         };
@@ -222,7 +251,6 @@ fn grad_input_image<T: Element>(g: &Geometry, gout: &[T], w: &[T], gx: &mut [T],
                 gout[grp * og * l..].as_ptr(),
                 (l as isize, 1),
                 false,
-                T::from_f64(1.0),
                 gemm_par(g),
             )
         };
@@ -269,7 +297,6 @@ fn grad_weight_image<T: Element>(
                 cols[grp * k * l..].as_ptr(),
                 (1, l as isize),
                 true,
-                T::from_f64(1.0),
                 gemm_par(g),
             )
         };

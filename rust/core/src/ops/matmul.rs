@@ -1,7 +1,9 @@
-//! Matrix products through the `gemm` crate, which takes any row and column strides, so
-//! transposed and sliced operands are multiplied without a copy.
+//! Matrix products through our AVX-512 float32 kernel (`cpu::sgemm`) or else the `gemm`
+//! crate; both take any row and column strides, so transposed and sliced operands are
+//! multiplied without a copy.
 
 use crate::autograd::record;
+use crate::cpu::sgemm;
 use crate::layout::{broadcast_shapes, for_each_offset, Layout};
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
 use gemm::Parallelism;
@@ -33,25 +35,25 @@ fn gemm_batches<T: Element>(a: &Tensor, b: &Tensor, out: &Tensor) {
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
     let (ao, bo) = (batch_offsets(a), batch_offsets(b));
     let threads = crate::cpu::thread_pool::num_threads();
+    let batches: Vec<(usize, usize, usize)> = (0..ao.len()).map(|i| (i, ao[i], bo[i])).collect();
     if ao.len() >= threads && threads > 1 && m * n * k >= 16 * 16 * 16 {
-        // Many products (attention heads, conv groups): one per task, each on one thread,
-        // instead of a parallel region per small product.
-        use rayon::prelude::*;
-        let per = ao.len().div_ceil(threads);
-        let batches: Vec<(usize, usize, usize)> =
-            (0..ao.len()).map(|i| (i, ao[i], bo[i])).collect();
-        crate::cpu::thread_pool::run(|| {
-            batches.par_chunks(per).for_each(|chunk| {
-                gemm_batches_on_this_thread::<T>(a, b, out, chunk, Parallelism::None)
-            })
+        // Many products (attention heads, conv groups): each on one thread, in chunks that
+        // this thread and the pool claim as they go, instead of a parallel region per
+        // small product.
+        let chunks = (threads * 4).min(batches.len());
+        let len = batches.len();
+        crate::cpu::thread_pool::for_each_claimed(chunks, threads - 1, |c| {
+            let chunk = &batches[c * len / chunks..(c + 1) * len / chunks];
+            gemm_batches_on_this_thread::<T>(a, b, out, chunk, Parallelism::None)
         });
         return;
     }
-    let batches: Vec<(usize, usize, usize)> = (0..ao.len()).map(|i| (i, ao[i], bo[i])).collect();
     match parallelism(m, n, k) {
         Parallelism::None => {
             gemm_batches_on_this_thread::<T>(a, b, out, &batches, Parallelism::None)
         }
+        // Our kernel brings its own threads in; the gemm crate runs inside the pool.
+        par if sgemm::applies::<T>() => gemm_batches_on_this_thread::<T>(a, b, out, &batches, par),
         par => crate::cpu::thread_pool::run(|| {
             gemm_batches_on_this_thread::<T>(a, b, out, &batches, par)
         }),
@@ -74,10 +76,38 @@ fn gemm_batches_on_this_thread<T: Element>(
     let pb: *const T = b.storage().ptr() as *const T;
     let po: *mut T = out.storage().ptr() as *mut T;
     let is_gemm_type = matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16);
+    let threads = match par {
+        Parallelism::Rayon(t) => t,
+        Parallelism::None => 1,
+    };
     for &(i, oa, ob) in batches {
         unsafe {
             let dst = po.add(i * m * n);
-            if is_gemm_type {
+            let ours = is_gemm_type
+                && sgemm::try_gemm(
+                    sgemm::Dims { m, n, k },
+                    T::from_f64(1.0),
+                    sgemm::MatRef {
+                        ptr: pa.add(oa),
+                        rs: ars,
+                        cs: acs,
+                    },
+                    sgemm::MatRef {
+                        ptr: pb.add(ob),
+                        rs: brs,
+                        cs: bcs,
+                    },
+                    T::from_f64(0.0),
+                    sgemm::MatMut {
+                        ptr: dst,
+                        rs: n as isize,
+                        cs: 1,
+                    },
+                    threads,
+                );
+            if ours {
+                // float32 on an AVX-512 CPU: done by our kernel.
+            } else if is_gemm_type {
                 gemm::gemm(
                     m,
                     n,

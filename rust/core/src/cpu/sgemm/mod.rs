@@ -1,0 +1,175 @@
+//! Our float32 GEMM for AVX-512 CPUs: `C = alpha * A * B + beta * C` with any strides.
+//! The `gemm` crate only uses AVX2 on stable Rust, half the width this kernel gets; it stays
+//! the path for other dtypes and CPUs. Used when the SIMD level (`simd::level`) is Avx512.
+
+#[cfg(target_arch = "x86_64")]
+mod block;
+#[cfg(target_arch = "x86_64")]
+mod kernel;
+#[cfg(target_arch = "x86_64")]
+mod pack;
+#[cfg(target_arch = "x86_64")]
+mod parallel;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;
+
+use std::any::TypeId;
+
+/// A read-only strided matrix: element `(i, j)` at `ptr + i * rs + j * cs`.
+#[derive(Clone, Copy)]
+pub struct MatRef<T> {
+    pub ptr: *const T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+/// A writable strided matrix.
+#[derive(Clone, Copy)]
+pub struct MatMut<T> {
+    pub ptr: *mut T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+/// `m x n` result, `k` steps of the inner dimension.
+#[derive(Clone, Copy, Debug)]
+pub struct Dims {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+}
+
+/// Whether `sgemm` may run: the CPU has AVX-512F and the SIMD level was not lowered.
+pub fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::cpu::simd::{level, Level};
+        level() == Level::Avx512 && std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether `try_gemm::<T>` takes the product: `T` is f32 and `available()`.
+pub fn applies<T: 'static>() -> bool {
+    TypeId::of::<T>() == TypeId::of::<f32>() && available()
+}
+
+/// `sgemm` for element type `T` when `T` is f32 and `available()`; otherwise returns false
+/// without touching anything, and the caller runs its own product.
+///
+/// # Safety
+/// As `sgemm`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn try_gemm<T: 'static + Copy>(
+    d: Dims,
+    alpha: T,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    beta: T,
+    c: MatMut<T>,
+    threads: usize,
+) -> bool {
+    if !applies::<T>() {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // T is f32 here, so these are identity casts.
+        let f = |x: T| *(&x as *const T as *const f32);
+        let (a, b) = (cast_ref(a), cast_ref(b));
+        let c = MatMut {
+            ptr: c.ptr as *mut f32,
+            rs: c.rs,
+            cs: c.cs,
+        };
+        sgemm(d, f(alpha), a, b, f(beta), c, threads);
+    }
+    true
+}
+
+fn cast_ref<T>(m: MatRef<T>) -> MatRef<f32> {
+    MatRef {
+        ptr: m.ptr as *const f32,
+        rs: m.rs,
+        cs: m.cs,
+    }
+}
+
+/// `C = alpha * A * B + beta * C` for `A: m x k`, `B: k x n`, `C: m x n`, on up to
+/// `threads` threads of our pool (1: right here, as a task of an outer parallel loop
+/// needs). With `beta == 0` C is only written, so it may start uninitialized.
+///
+/// # Safety
+/// `available()` is true. A and B are readable and C writable at every `(i, j)` inside
+/// their shapes through their strides; C overlaps neither A nor B, and two different
+/// `(i, j)` of C are different elements (no zero or aliasing strides in C).
+#[cfg(target_arch = "x86_64")]
+pub unsafe fn sgemm(
+    d: Dims,
+    alpha: f32,
+    a: MatRef<f32>,
+    b: MatRef<f32>,
+    beta: f32,
+    c: MatMut<f32>,
+    threads: usize,
+) {
+    if d.m == 0 || d.n == 0 {
+        return;
+    }
+    if c.cs != 1 && c.rs == 1 {
+        // Column-major C: compute C^T = B^T A^T, whose rows are contiguous.
+        let t = |x: MatRef<f32>| MatRef {
+            ptr: x.ptr,
+            rs: x.cs,
+            cs: x.rs,
+        };
+        let ct = MatMut {
+            ptr: c.ptr,
+            rs: c.cs,
+            cs: c.rs,
+        };
+        let dt = Dims {
+            m: d.n,
+            n: d.m,
+            k: d.k,
+        };
+        return sgemm(dt, alpha, t(b), t(a), beta, ct, threads);
+    }
+    if d.k == 0 {
+        return scale(d, beta, c);
+    }
+    let p = block::Problem {
+        k: d.k,
+        a: pack::Strided {
+            ptr: a.ptr,
+            rs: a.rs,
+            cs: a.cs,
+        },
+        b: pack::Strided {
+            ptr: b.ptr,
+            rs: b.rs,
+            cs: b.cs,
+        },
+        c: c.ptr,
+        rsc: c.rs,
+        csc: c.cs,
+        alpha,
+        beta,
+    };
+    parallel::run(d, &p, threads);
+}
+
+/// `C = beta * C` (an empty inner dimension); `beta == 0` writes zeros without reading.
+///
+/// # Safety
+/// As `sgemm`.
+#[cfg(target_arch = "x86_64")]
+unsafe fn scale(d: Dims, beta: f32, c: MatMut<f32>) {
+    for i in 0..d.m {
+        for j in 0..d.n {
+            let p = c.ptr.offset(i as isize * c.rs + j as isize * c.cs);
+            *p = if beta == 0.0 { 0.0 } else { beta * *p };
+        }
+    }
+}
