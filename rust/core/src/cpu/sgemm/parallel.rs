@@ -1,10 +1,11 @@
 //! Splitting one product over the pool: each thread takes a balanced run of whole NR column
 //! panels (or row tiles) of C and does its own packing, so threads never wait on each
-//! other inside a product. (Sharing one packed A between threads was measured slower: the
+//! other inside a product; the split is the one whose duplicated packing costs least. (Sharing one packed A between threads was measured slower: the
 //! second core reads every panel out of the first one's L2.)
 
-use super::block::{multiply_rect, row_step, Problem};
+use super::block::{multiply_rect, read_a_in_place, row_step, Problem};
 use super::kernel::NR;
+use super::pack::Strided;
 use super::Dims;
 use crate::cpu::thread_pool::for_each_claimed;
 use std::ops::Range;
@@ -22,8 +23,10 @@ pub unsafe fn run(d: Dims, p: &Problem, threads: usize) {
     let threads = threads.min(work / MIN_WORK_PER_THREAD).max(1);
     let mr = row_step(d.m);
     let (m_tiles, n_panels) = (d.m.div_ceil(mr), d.n.div_ceil(NR));
-    // Across n every thread packs all of A, across m all of B: duplicate the smaller one.
-    let by_columns = n_panels >= threads && (d.m <= d.n || m_tiles < threads);
+    // Across n every thread packs all of A, across m all of B: duplicate the cheaper one.
+    let a_cost = d.m * d.k * pack_cost_a(&p.a);
+    let b_cost = d.k * d.n * pack_cost_b(&p.b);
+    let by_columns = n_panels >= threads && (a_cost <= b_cost || m_tiles < threads);
     let parts = threads.min(if by_columns { n_panels } else { m_tiles });
     if parts <= 1 {
         return multiply_rect(p, 0..d.m, 0..d.n);
@@ -39,6 +42,27 @@ pub unsafe fn run(d: Dims, p: &Problem, threads: usize) {
         // SAFETY: the parts' rectangles of C are disjoint.
         unsafe { multiply_rect(p, rows, cols) }
     });
+}
+
+/// Relative cost per element of packing A: none when it is read in place, 2 for a copy
+/// (its panels' columns are contiguous), 5 for a transpose or gather (measured ~2.5x).
+fn pack_cost_a(a: &Strided) -> usize {
+    if read_a_in_place(a) {
+        0
+    } else if a.rs == 1 {
+        2
+    } else {
+        5
+    }
+}
+
+/// As `pack_cost_a` for B, whose panels' rows are contiguous when its columns are.
+fn pack_cost_b(b: &Strided) -> usize {
+    if b.cs == 1 {
+        2
+    } else {
+        5
+    }
 }
 
 /// Part `t` of `parts` of `units` units of `unit` elements (`len` in all).
