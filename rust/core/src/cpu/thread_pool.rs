@@ -108,9 +108,9 @@ pub fn for_each_claimed<F: Fn(usize) + Sync>(count: usize, helpers: usize, task:
     }
     let task: &(dyn Fn(usize) + Sync) = &task;
     // SAFETY: only the lifetime is erased. `Claims::work` calls `task` only for an index it
-    // claimed, claims succeed only until all are taken or `close` ran, and this function
-    // returns (or unwinds) only after every claimed task has finished: a helper that starts
-    // later finds nothing to claim and never touches `task`.
+    // claimed, claims succeed only until all are taken or `close_and_wait` ran, and this
+    // function returns (or unwinds) only after every claimed task has finished: a helper
+    // that starts later finds nothing to claim and never touches `task`.
     let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
     let claims = Arc::new(Claims {
         next: AtomicUsize::new(0),
