@@ -165,9 +165,15 @@ fn help(claims: Arc<Claims>) {
     IN_HOT_WAIT.set(true);
     let mut since = Instant::now();
     while since.elapsed() < HOT_WAIT {
-        match rayon::yield_now() {
-            Some(rayon::Yield::Executed) => since = Instant::now(),
-            _ => std::hint::spin_loop(),
+        // Looks for work about every microsecond, and at the clock less often still.
+        for _ in 0..32 {
+            if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+                since = Instant::now();
+            } else {
+                for _ in 0..8 {
+                    std::hint::spin_loop();
+                }
+            }
         }
     }
     IN_HOT_WAIT.set(false);
