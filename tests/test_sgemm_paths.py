@@ -121,3 +121,20 @@ def test_special_values_propagate(levels):
         assert np.isinf(col[np.arange(20) != 3]).all()
         rest = np.delete(np.delete(out, 3, axis=0), 11, axis=1)
         assert np.isfinite(rest).all()
+
+
+def test_gradients_of_transposed_operands_match_and_stay_contiguous(levels):
+    x0, w0, g = randn(8, 30), randn(20, 30, seed=1), randn(8, 20, seed=2)
+    for level in levels:
+        torch._core._set_simd_level(level)
+        # A Linear's product: the weight enters transposed; its gradient needs no copy.
+        x, w = x0.clone().requires_grad_(), w0.clone().requires_grad_()
+        (x @ w.t()).backward(g)
+        np.testing.assert_allclose(w.grad.numpy(), g.numpy().T @ x0.numpy(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(x.grad.numpy(), g.numpy() @ w0.numpy(), rtol=1e-5, atol=1e-5)
+        assert w.grad.is_contiguous()
+        # The left operand transposed: (x^T)^T @ w^T.
+        xt = x0.t().contiguous().requires_grad_()
+        (xt.t() @ w0.t()).backward(g)
+        np.testing.assert_allclose(xt.grad.numpy(), (g.numpy() @ w0.numpy()).T, rtol=1e-5, atol=1e-5)
+        assert xt.grad.is_contiguous()

@@ -108,9 +108,9 @@ pub fn for_each_claimed<F: Fn(usize) + Sync>(count: usize, helpers: usize, task:
     }
     let task: &(dyn Fn(usize) + Sync) = &task;
     // SAFETY: only the lifetime is erased. `Claims::work` calls `task` only for an index it
-    // claimed, claims succeed only until all are taken or `close` ran, and this function
-    // returns (or unwinds) only after every claimed task has finished: a helper that starts
-    // later finds nothing to claim and never touches `task`.
+    // claimed, claims succeed only until all are taken or `close_and_wait` ran, and this
+    // function returns (or unwinds) only after every claimed task has finished: a helper
+    // that starts later finds nothing to claim and never touches `task`.
     let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
     let claims = Arc::new(Claims {
         next: AtomicUsize::new(0),
@@ -165,9 +165,15 @@ fn help(claims: Arc<Claims>) {
     IN_HOT_WAIT.set(true);
     let mut since = Instant::now();
     while since.elapsed() < HOT_WAIT {
-        match rayon::yield_now() {
-            Some(rayon::Yield::Executed) => since = Instant::now(),
-            _ => std::hint::spin_loop(),
+        // Looks for work about every microsecond, and at the clock less often still.
+        for _ in 0..32 {
+            if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+                since = Instant::now();
+            } else {
+                for _ in 0..8 {
+                    std::hint::spin_loop();
+                }
+            }
         }
     }
     IN_HOT_WAIT.set(false);

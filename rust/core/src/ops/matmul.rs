@@ -188,19 +188,32 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         false,
         |g, s| {
             let (a, b) = (&s[0], &s[1]);
-            let ga = if a.requires_grad() {
+            // Each gradient is laid out like its operand: for a transposed view (the weight
+            // of a Linear, `w.t()`) the transposed product is computed, so the gradient that
+            // reaches `w` is contiguous and is not copied on the way.
+            let ga = if !a.requires_grad() {
+                None
+            } else if is_transposed(a) {
+                Some(bmm_nd(b, &g.transpose(-1, -2)?)?.transpose(-1, -2)?)
+            } else {
                 Some(bmm_nd(g, &b.transpose(-1, -2)?)?)
-            } else {
-                None
             };
-            let gb = if b.requires_grad() {
-                Some(bmm_nd(&a.transpose(-1, -2)?, g)?)
-            } else {
+            let gb = if !b.requires_grad() {
                 None
+            } else if is_transposed(b) {
+                Some(bmm_nd(&g.transpose(-1, -2)?, a)?.transpose(-1, -2)?)
+            } else {
+                Some(bmm_nd(&a.transpose(-1, -2)?, g)?)
             };
             Ok(vec![ga, gb])
         },
     ))
+}
+
+/// Whether the last two dims of `t` are stored column by column (a transposed view).
+fn is_transposed(t: &Tensor) -> bool {
+    let (nd, st, sh) = (t.ndim(), t.strides(), t.shape());
+    st[nd - 2] == 1 && st[nd - 1] != 1 && sh[nd - 2] > 1 && sh[nd - 1] > 1
 }
 
 fn dims_str(t: &Tensor) -> String {

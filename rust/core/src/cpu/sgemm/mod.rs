@@ -60,7 +60,6 @@ pub fn applies<T: 'static>() -> bool {
 ///
 /// # Safety
 /// As `sgemm`.
-#[allow(clippy::too_many_arguments)]
 pub unsafe fn try_gemm<T: 'static + Copy>(
     d: Dims,
     alpha: T,
@@ -88,6 +87,7 @@ pub unsafe fn try_gemm<T: 'static + Copy>(
     true
 }
 
+#[cfg(target_arch = "x86_64")]
 fn cast_ref<T>(m: MatRef<T>) -> MatRef<f32> {
     MatRef {
         ptr: m.ptr as *const f32,
