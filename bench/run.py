@@ -33,6 +33,9 @@ except Exception:  # PyTorch is optional
     pt = None
 
 
+SETTLE_S = 0.1
+
+
 def timeit(fn: Callable[[], object], min_time: float = 0.05) -> float:
     """Seconds per call: calls in a loop until ``min_time`` has passed."""
     fn()
@@ -231,6 +234,9 @@ def run(cases: List[Case], repeats: int) -> List[dict]:
         samples: Dict[str, List[float]] = {k: [] for k in case.fns}
         for _ in range(repeats):
             for lib, fn in case.fns.items():
+                # Each library's pool threads spin for a while after a call (OpenBLAS's the
+                # longest): let them sleep again so they do not steal the next one's cores.
+                time.sleep(SETTLE_S)
                 samples[lib].append(timeit(fn))
         med = {lib: statistics.median(v) for lib, v in samples.items()}
         row = {"case": case.name, "unit": case.unit, "median_s": med}
