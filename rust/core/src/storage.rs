@@ -7,6 +7,19 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 const ALIGN: usize = 64;
+/// Buffers up to this size are only 16-byte aligned (every element type's alignment): that
+/// is plain malloc, while a 64-byte aligned request goes through memalign, whose split-off
+/// remainders cost a tenth of a 1-element op.
+const SMALL: usize = 256;
+
+fn alloc_layout(nbytes: usize) -> AllocLayout {
+    let (size, align) = if nbytes <= SMALL {
+        (nbytes.max(16), 16)
+    } else {
+        (nbytes, ALIGN)
+    };
+    AllocLayout::from_size_align(size, align).expect("allocation size")
+}
 
 /// Who owns the bytes: us (an aligned allocation) or a foreign owner kept alive here
 /// (a NumPy array, a DLPack producer, a shared-memory mapping) until the storage dies.
@@ -88,6 +101,24 @@ fn tune_allocator() {
     }
 }
 
+/// Asks for transparent huge pages on large buffers (as NumPy does): a fresh 40 MB output
+/// otherwise takes 10,000 page faults, which cost more than the arithmetic that fills it.
+fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        if nbytes < 2 * HUGE {
+            return;
+        }
+        let start = (ptr as usize).next_multiple_of(HUGE);
+        let end = (ptr as usize + nbytes) / HUGE * HUGE;
+        if end > start {
+            // Advice only: a kernel without THP refuses it and nothing changes.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+        }
+    }
+}
+
 /// A refcounted byte buffer on one device.
 #[derive(Clone)]
 pub struct Storage(Arc<Inner>);
@@ -107,7 +138,7 @@ impl Storage {
 
     fn allocate(nbytes: usize, zeroed: bool) -> Storage {
         tune_allocator();
-        let layout = AllocLayout::from_size_align(nbytes.max(1), ALIGN).expect("allocation size");
+        let layout = alloc_layout(nbytes);
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8
         } else {
@@ -124,9 +155,14 @@ impl Storage {
                     "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
                 );
             }
+            advise_huge_pages(p, nbytes);
             p
         };
-        let layout = AllocLayout::from_size_align(nbytes, ALIGN).expect("allocation size");
+        let layout = if nbytes == 0 {
+            AllocLayout::from_size_align(0, ALIGN).expect("allocation size")
+        } else {
+            layout
+        };
         Storage::with_owner(ptr, nbytes, Owner::Aligned(layout), false)
     }
 

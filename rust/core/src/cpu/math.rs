@@ -154,6 +154,10 @@ pub trait Float:
     fn is_finite(self) -> bool;
     fn max_value() -> Self;
     fn min_value() -> Self;
+    /// Sum of a slice in vector lanes (explicit AVX-512 code where the CPU has it).
+    fn sum_slice(x: &[Self]) -> Self;
+    /// Largest element of a slice, NaNs skipped (explicit AVX-512 code where available).
+    fn max_slice(x: &[Self]) -> Self;
 }
 
 /// Inverse error function: a Giles-style first guess refined by Newton steps on erf.
@@ -210,7 +214,7 @@ fn erfinv_f64(y: f64) -> f64 {
 }
 
 macro_rules! float_impl {
-    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path, $gelu_grad:path) => {
+    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path, $gelu_grad:path, $sum:path, $max:path) => {
         impl Num for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
@@ -378,11 +382,37 @@ macro_rules! float_impl {
             fn min_value() -> Self {
                 <$t>::MIN
             }
+            #[inline(always)]
+            fn sum_slice(x: &[Self]) -> Self {
+                $sum(x)
+            }
+            #[inline(always)]
+            fn max_slice(x: &[Self]) -> Self {
+                $max(x)
+            }
         }
     };
 }
-float_impl!(f32, libm::erff, exp_f32, tanh_f32, gelu_f32, gelu_grad_f32);
-float_impl!(f64, libm::erf, f64::exp, f64::tanh, gelu_f64, gelu_grad_f64);
+float_impl!(
+    f32,
+    libm::erff,
+    exp_f32,
+    tanh_f32,
+    gelu_f32,
+    gelu_grad_f32,
+    crate::cpu::lanes::sum_f32,
+    crate::cpu::lanes::max_f32
+);
+float_impl!(
+    f64,
+    libm::erf,
+    f64::exp,
+    f64::tanh,
+    gelu_f64,
+    gelu_grad_f64,
+    crate::cpu::lanes::sum_f64,
+    crate::cpu::lanes::max_f64
+);
 
 fn gelu_grad_f64(x: f64) -> f64 {
     let cdf = 0.5 * libm::erfc(-x * std::f64::consts::FRAC_1_SQRT_2);

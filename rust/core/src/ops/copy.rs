@@ -103,6 +103,16 @@ impl Tensor {
         self.copy_as(self.dtype())
     }
 
+    /// Self when already contiguous, else a contiguous copy (outside autograd): for results
+    /// permuted back into place, where the permutation is often the identity.
+    pub(crate) fn contiguous_raw(&self) -> Tensor {
+        if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.contiguous_copy()
+        }
+    }
+
     /// `Tensor.to(dtype)`: self when the dtype already matches.
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {

@@ -69,26 +69,81 @@ pub fn to_rows(x: &Tensor, dims: &[usize]) -> Rows {
     }
 }
 
-/// Applies `f` to each row, writing one output per row (rows in parallel when large).
-pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl Fn(&[T]) -> O + Sync) {
+/// A function of one row. Closures qualify; heavy row kernels (sums) are zero-sized types
+/// whose `row` is `#[inline(always)]`, so that they are compiled into each instruction set's
+/// copy of the loop (a called function stays at the baseline build).
+pub trait RowFn<T, O>: Sync {
+    fn row(&self, r: &[T]) -> O;
+}
+
+impl<T, O, F: Fn(&[T]) -> O + Sync> RowFn<T, O> for F {
+    #[inline(always)]
+    fn row(&self, r: &[T]) -> O {
+        self(r)
+    }
+}
+
+struct RowsKernel<'a, T, O, F> {
+    src: &'a [T],
+    inner: usize,
+    out: &'a mut [O],
+    f: &'a F,
+}
+
+impl<T, O, F: RowFn<T, O>> crate::cpu::simd::Kernel for RowsKernel<'_, T, O, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        for (o, r) in self.out.iter_mut().zip(self.src.chunks_exact(self.inner)) {
+            *o = self.f.row(r);
+        }
+    }
+}
+
+/// Applies `f` to each row, writing one output per row (blocks of rows in parallel when large).
+pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl RowFn<T, O>) {
     let src = rows.data.contiguous_slice::<T>();
     let inner = rows.inner;
     if inner == 0 {
-        out.iter_mut().for_each(|o| *o = f(&[]));
+        out.iter_mut().for_each(|o| *o = f.row(&[]));
         return;
     }
+    let run = |src: &[T], out: &mut [O]| {
+        crate::cpu::simd::run(RowsKernel {
+            src,
+            inner,
+            out,
+            f: &f,
+        })
+    };
     if crate::cpu::parallel::worth(rows.outer * inner) && rows.outer > 1 {
+        // Blocks of about 16K elements: enough work per task, enough tasks to balance.
+        let per = (16_384 / inner).max(1);
         crate::cpu::thread_pool::run(|| {
-            out.par_iter_mut().enumerate().for_each(|(i, o)| {
-                *o = crate::cpu::simd::dispatch(|| f(&src[i * inner..(i + 1) * inner]))
-            })
+            out.par_chunks_mut(per)
+                .zip(src.par_chunks(per * inner))
+                .for_each(|(o, s)| run(s, o))
         });
     } else {
-        crate::cpu::simd::dispatch(|| {
-            for (i, o) in out.iter_mut().enumerate() {
-                *o = f(&src[i * inner..(i + 1) * inner]);
-            }
-        });
+        run(src, out);
+    }
+}
+
+/// Row sums of float32 rows.
+struct SumF32;
+impl RowFn<f32, f32> for SumF32 {
+    #[inline(always)]
+    fn row(&self, r: &[f32]) -> f32 {
+        sum_f32(r)
+    }
+}
+
+/// Row sums of float64 rows.
+struct SumF64;
+impl RowFn<f64, f64> for SumF64 {
+    #[inline(always)]
+    fn row(&self, r: &[f64]) -> f64 {
+        sum_f64(r)
     }
 }
 
@@ -104,35 +159,21 @@ pub fn accum_dtypes(dt: DType) -> (DType, DType) {
     (out, compute)
 }
 
-/// Sum with 8 independent lanes (vectorizes) per block, blocks combined in f64.
+/// Sum in vector lanes per block of 4096, blocks combined in f64 (accuracy of long rows).
+/// Always inlined: `per_row` compiles its closure per instruction set, and a call would
+/// drop back to the baseline build.
+#[inline(always)]
 fn sum_f32(x: &[f32]) -> f32 {
     let mut total = 0f64;
     for block in x.chunks(4096) {
-        let mut acc = [0f32; 8];
-        let chunks = block.chunks_exact(8);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for i in 0..8 {
-                acc[i] += c[i];
-            }
-        }
-        let mut s: f32 = acc.iter().sum();
-        s += rest.iter().sum::<f32>();
-        total += s as f64;
+        total += crate::cpu::lanes::sum(block) as f64;
     }
     total as f32
 }
 
+#[inline(always)]
 fn sum_f64(x: &[f64]) -> f64 {
-    let mut acc = [0f64; 4];
-    let chunks = x.chunks_exact(4);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for i in 0..4 {
-            acc[i] += c[i];
-        }
-    }
-    acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
+    crate::cpu::lanes::sum(x)
 }
 
 /// Column sums of `x` viewed as `rows` rows of `out.len()`: rows are added into the output
@@ -236,15 +277,13 @@ impl Tensor {
         };
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
-            DType::F32 => {
-                per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f32)
-            }
-            DType::F64 => {
-                per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, sum_f64)
-            }
-            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
-                r.iter().fold(0i64, |a, &b| a.wrapping_add(b))
-            }),
+            DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, SumF32),
+            DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, SumF64),
+            _ => per_row::<i64, i64>(
+                &rows,
+                unsafe { out.contiguous_slice_mut() },
+                |r: &[i64]| r.iter().fold(0i64, |a, &b| a.wrapping_add(b)),
+            ),
         }
         Ok(self.sum_record(out.to_dtype_raw(out_dt), dims, keepdim))
     }
@@ -285,7 +324,7 @@ impl Tensor {
         let rows = to_rows(self, &rd);
         let out = self.reduce_out(&rows, keepdim, self.dtype());
         with_dtype!(self.dtype(), T => {
-            per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r| extreme(r, is_max).1);
+            per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
         });
         let in_shape = self.shape().to_vec();
         let bw = if is_max {
@@ -320,8 +359,8 @@ impl Tensor {
         let idx = self.reduce_out(&rows, keepdim, DType::I64);
         let vals = self.reduce_out(&rows, keepdim, self.dtype());
         with_dtype!(self.dtype(), T => {
-            per_row::<T, i64>(&rows, unsafe { idx.contiguous_slice_mut() }, |r| extreme(r, is_max).0 as i64);
-            per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r| extreme(r, is_max).1);
+            per_row::<T, i64>(&rows, unsafe { idx.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).0 as i64);
+            per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
         });
         let in_shape = self.shape().to_vec();
         let bw = if is_max {
@@ -377,13 +416,17 @@ impl Tensor {
         let b = self.to_dtype_raw(DType::Bool);
         let rows = to_rows(&b, &rd);
         let out = self.reduce_out(&rows, keepdim, DType::Bool);
-        per_row::<bool, bool>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
-            if all {
-                r.iter().all(|&v| v)
-            } else {
-                r.iter().any(|&v| v)
-            }
-        });
+        per_row::<bool, bool>(
+            &rows,
+            unsafe { out.contiguous_slice_mut() },
+            |r: &[bool]| {
+                if all {
+                    r.iter().all(|&v| v)
+                } else {
+                    r.iter().any(|&v| v)
+                }
+            },
+        );
         // PyTorch keeps uint8 for all/any of uint8 (a legacy rule); every other dtype gives bool.
         Ok(out.to_dtype_raw(if self.dtype() == DType::U8 {
             DType::U8
@@ -399,15 +442,21 @@ impl Tensor {
         let rows = to_rows(&self.to_dtype_raw(cd), &rd);
         let out = self.reduce_out(&rows, keepdim, cd);
         match cd {
-            DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
-                r.iter().product()
-            }),
-            DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
-                r.iter().product()
-            }),
-            _ => per_row::<i64, i64>(&rows, unsafe { out.contiguous_slice_mut() }, |r| {
-                r.iter().fold(1i64, |a, &b| a.wrapping_mul(b))
-            }),
+            DType::F32 => per_row::<f32, f32>(
+                &rows,
+                unsafe { out.contiguous_slice_mut() },
+                |r: &[f32]| r.iter().product(),
+            ),
+            DType::F64 => per_row::<f64, f64>(
+                &rows,
+                unsafe { out.contiguous_slice_mut() },
+                |r: &[f64]| r.iter().product(),
+            ),
+            _ => per_row::<i64, i64>(
+                &rows,
+                unsafe { out.contiguous_slice_mut() },
+                |r: &[i64]| r.iter().fold(1i64, |a, &b| a.wrapping_mul(b)),
+            ),
         }
         let out = out.to_dtype_raw(out_dt);
         let in_shape = self.shape().to_vec();

@@ -52,7 +52,7 @@ fn unrow(x: &Tensor, out: Tensor, dim: usize, dt: DType) -> Result<Tensor> {
     Ok(out
         .reshape(&shape)?
         .permute(&inv)?
-        .contiguous_copy()
+        .contiguous_raw()
         .to_dtype_raw(dt))
 }
 

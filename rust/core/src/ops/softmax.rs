@@ -26,9 +26,7 @@ impl<F: Float> Kernel for SoftmaxRow<'_, F> {
         // leaves m at the lowest finite value: exp gives 0s, so 0/0 (and -inf - -inf for
         // log_softmax) make it NaN, as in PyTorch.
         let m = lanes::max(xr);
-        for (o, &v) in yr.iter_mut().zip(xr) {
-            *o = (v - m).exp();
-        }
+        crate::cpu::parallel::map_blocked(xr, yr, |v| (v - m).exp());
         let s = lanes::sum(yr);
         if self.log {
             let ls = s.ln();
@@ -100,7 +98,7 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
     for (i, &k) in perm.iter().enumerate() {
         inv[k as usize] = i as i64;
     }
-    let y = y.reshape(&pshape)?.permute(&inv)?.contiguous_copy();
+    let y = y.reshape(&pshape)?.permute(&inv)?.contiguous_raw();
     Ok(y.to_dtype_raw(x.dtype()))
 }
 

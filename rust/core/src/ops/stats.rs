@@ -123,7 +123,7 @@ impl Tensor {
         }
         let idx = Tensor::from_vec(idx, &pshape)?
             .permute(&inv)?
-            .contiguous_copy();
+            .contiguous_raw();
         let vals = self.gather(d as i64, &idx)?;
         Ok((vals, idx))
     }
