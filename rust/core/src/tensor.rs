@@ -3,6 +3,7 @@
 use crate::autograd::{GradHook, Node};
 use crate::layout::{contiguous_strides, numel, Layout};
 use crate::{DType, Device, Element, Error, Result, Scalar, Storage};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Autograd state of one tensor. `grad_fn` is `None` for leaves.
@@ -24,6 +25,9 @@ pub struct TensorImpl {
     pub(crate) layout: Layout,
     pub(crate) dtype: DType,
     pub(crate) meta: Mutex<Meta>,
+    /// `requires_grad || grad_fn.is_some()`, kept beside `meta` so that the per-op
+    /// "does autograd need this?" check reads an atomic instead of taking the lock.
+    needs_grad: AtomicBool,
 }
 
 /// A cheaply clonable handle; clones are the same tensor (same grad, same identity).
@@ -48,6 +52,7 @@ impl Tensor {
             layout,
             dtype,
             meta: Mutex::new(Meta::default()),
+            needs_grad: AtomicBool::new(false),
         }))
     }
 
@@ -217,8 +222,13 @@ impl Tensor {
     // ---- autograd state ----
 
     pub fn requires_grad(&self) -> bool {
-        let m = self.meta();
-        m.requires_grad || m.grad_fn.is_some()
+        self.0.needs_grad.load(Ordering::Acquire)
+    }
+
+    /// Refreshes `needs_grad` from the autograd state just changed under the lock.
+    fn sync_needs_grad(&self, m: &Meta) {
+        let v = m.requires_grad || m.grad_fn.is_some();
+        self.0.needs_grad.store(v, Ordering::Release);
     }
 
     /// `requires_grad_`: only leaves may change it, and only float tensors may require grad.
@@ -241,6 +251,7 @@ impl Tensor {
             return Ok(());
         }
         m.requires_grad = flag;
+        self.sync_needs_grad(&m);
         Ok(())
     }
 
@@ -327,11 +338,14 @@ impl Tensor {
         let mut m = self.meta();
         m.grad_fn = None;
         m.requires_grad = false;
+        self.sync_needs_grad(&m);
     }
 
     /// Replaces the history of this tensor after an in-place op.
     pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>) {
-        self.meta().grad_fn = node;
+        let mut m = self.meta();
+        m.grad_fn = node;
+        self.sync_needs_grad(&m);
     }
 
     /// Moves this tensor's storage into shared memory in place (all its views follow).
