@@ -5,6 +5,7 @@ use crate::cpu::math::{Float, Num};
 use crate::cpu::parallel::{zip, Src};
 use crate::dtype::{result_type, Operand};
 use crate::layout::{broadcast_shapes, Layout};
+use crate::ops::broadcast_blocks;
 use crate::{bail, DType, Error, Result, Scalar, Tensor};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -291,8 +292,14 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         common = DType::F32;
     }
     let cd = compute_dtype(common);
-    let a = as_src(&a.to_dtype_raw(cd), &shape)?;
-    let b = as_src(&b.to_dtype_raw(cd), &shape)?;
+    let (a, b) = (a.to_dtype_raw(cd), b.to_dtype_raw(cd));
+    // Row-pattern broadcasts read the small operand in place instead of copying it out.
+    let blocks = broadcast_blocks::plan(&a, &b, &shape);
+    let (a, b) = if blocks.is_some() {
+        (a, b)
+    } else {
+        (as_src(&a, &shape)?, as_src(&b, &shape)?)
+    };
     let n: usize = shape.iter().product();
     if cd == DType::I64
         && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
@@ -307,11 +314,22 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = Tensor::uninit(&shape, out_dtype);
     macro_rules! run {
         ($C:ty, $f:ident) => {{
-            let (sa, sb) = (src_of::<$C>(&a, n), src_of::<$C>(&b, n));
-            if op.is_compare() {
-                compare::<$C>(op, sa, sb, unsafe { out.contiguous_slice_mut::<bool>() });
+            if let Some(plan) = blocks {
+                let (da, db) = (a.contiguous_slice::<$C>(), b.contiguous_slice::<$C>());
+                if op.is_compare() {
+                    let o = unsafe { out.contiguous_slice_mut::<bool>() };
+                    broadcast_blocks::run(plan, da, db, o, |x, y, o| compare::<$C>(op, x, y, o));
+                } else {
+                    let o = unsafe { out.contiguous_slice_mut::<$C>() };
+                    broadcast_blocks::run(plan, da, db, o, |x, y, o| $f(op, x, y, o));
+                }
             } else {
-                $f(op, sa, sb, unsafe { out.contiguous_slice_mut::<$C>() });
+                let (sa, sb) = (src_of::<$C>(&a, n), src_of::<$C>(&b, n));
+                if op.is_compare() {
+                    compare::<$C>(op, sa, sb, unsafe { out.contiguous_slice_mut::<bool>() });
+                } else {
+                    $f(op, sa, sb, unsafe { out.contiguous_slice_mut::<$C>() });
+                }
             }
         }};
     }

@@ -1,6 +1,7 @@
 //! Tensor operations. Each primitive keeps its forward and its backward together.
 
 pub mod binary;
+pub mod broadcast_blocks;
 pub mod conv;
 pub mod copy;
 pub mod creation;
