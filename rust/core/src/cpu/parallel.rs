@@ -1,7 +1,6 @@
 //! Element loops that go parallel (rayon) only above a size where threads pay for themselves.
 
 use crate::cpu::simd::{self, Kernel};
-use rayon::prelude::*;
 
 /// Below this many elements a loop stays on the calling thread: waking the pool costs
 /// about as much as 64K cheap element operations on one core.
@@ -109,14 +108,38 @@ pub fn map<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl Fn(A) -> O +
 /// `map` with an [`ElemFn`] (a zero-sized op whose body is always inlined).
 pub fn map_op<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl ElemFn<A, O>) {
     if worth(out.len()) {
-        crate::cpu::thread_pool::run(|| {
-            out.par_chunks_mut(CHUNK)
-                .zip(a.par_chunks(CHUNK))
-                .for_each(|(o, a)| map_serial(a, o, &f))
+        chunks_claimed(out, CHUNK, |i, o| {
+            map_serial(&a[i * CHUNK..i * CHUNK + o.len()], o, &f)
         });
     } else {
         map_serial(a, out, &f);
     }
+}
+
+/// A pointer that may cross threads: the tasks given it write disjoint ranges.
+struct SharedOut<O>(*mut O);
+unsafe impl<O: Send> Sync for SharedOut<O> {}
+impl<O> SharedOut<O> {
+    fn at(&self, i: usize) -> *mut O {
+        self.0.wrapping_add(i)
+    }
+}
+
+/// Runs `f(i, chunk i of out)` for every chunk of `chunk` elements, claimed by the calling
+/// thread (from the start) and the pool's threads as they come (`for_each_claimed`): the
+/// caller does not sleep while pool threads wake up, which costs more than a 1M-element add.
+pub fn chunks_claimed<O: Send>(out: &mut [O], chunk: usize, f: impl Fn(usize, &mut [O]) + Sync) {
+    let n = out.len();
+    let ptr = SharedOut(out.as_mut_ptr());
+    let helpers = crate::cpu::thread_pool::num_threads().saturating_sub(1);
+    crate::cpu::thread_pool::for_each_claimed(n.div_ceil(chunk), helpers, |i| {
+        let start = i * chunk;
+        let len = chunk.min(n - start);
+        // SAFETY: chunk i is [start, start + len) of `out`, disjoint from every other task's,
+        // and `out` stays borrowed until all tasks have finished.
+        let o = unsafe { std::slice::from_raw_parts_mut(ptr.at(start), len) };
+        f(i, o)
+    });
 }
 
 struct ZipKernel<'a, A, B, O, F> {
@@ -184,11 +207,9 @@ pub fn zip_op<A: Copy + Sync, B: Copy + Sync, O: Send>(
     f: impl ElemFn2<A, B, O>,
 ) {
     if worth(out.len()) {
-        crate::cpu::thread_pool::run(|| {
-            out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
-                let start = c * CHUNK;
-                zip_serial(a.sub(start, o.len()), b.sub(start, o.len()), o, &f);
-            })
+        chunks_claimed(out, CHUNK, |c, o| {
+            let start = c * CHUNK;
+            zip_serial(a.sub(start, o.len()), b.sub(start, o.len()), o, &f);
         });
     } else {
         zip_serial(a, b, out, &f);

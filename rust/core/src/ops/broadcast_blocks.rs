@@ -5,7 +5,6 @@
 
 use crate::cpu::parallel::{worth, Src, PAR_THRESHOLD};
 use crate::Tensor;
-use rayon::prelude::*;
 
 /// How an operand's contiguous data maps onto one block of the output.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -96,25 +95,15 @@ pub(crate) fn run<C: Copy + Sync, O: Send>(
     let one = |i: usize, o: &mut [O]| kernel(src(p.a, a, block, i), src(p.b, b, block, i), o);
     if worth(out.len()) && block < PAR_THRESHOLD {
         let per = (PAR_THRESHOLD / 4 / block).max(1);
-        crate::cpu::thread_pool::run(|| {
-            out.par_chunks_mut(per * block)
-                .enumerate()
-                .for_each(|(g, group)| {
-                    crate::cpu::simd::dispatch(|| {
-                        for (j, o) in group.chunks_mut(block).enumerate() {
-                            one(g * per + j, o);
-                        }
-                    })
-                })
+        crate::cpu::parallel::chunks_claimed(out, per * block, |g, group| {
+            for (j, o) in group.chunks_mut(block).enumerate() {
+                one(g * per + j, o);
+            }
         });
     } else {
-        // One dispatch around all blocks: the per-block kernels then inline into the
-        // widest build instead of each paying the dispatch.
-        crate::cpu::simd::dispatch(|| {
-            for (i, o) in out.chunks_mut(block).enumerate() {
-                one(i, o);
-            }
-        })
+        for (i, o) in out.chunks_mut(block).enumerate() {
+            one(i, o);
+        }
     }
 }
 

@@ -119,10 +119,8 @@ pub fn per_row<T: Element, O: Element>(rows: &Rows, out: &mut [O], f: impl RowFn
     if crate::cpu::parallel::worth(rows.outer * inner) && rows.outer > 1 {
         // Blocks of about 16K elements: enough work per task, enough tasks to balance.
         let per = (16_384 / inner).max(1);
-        crate::cpu::thread_pool::run(|| {
-            out.par_chunks_mut(per)
-                .zip(src.par_chunks(per * inner))
-                .for_each(|(o, s)| run(s, o))
+        crate::cpu::parallel::chunks_claimed(out, per, |i, o| {
+            run(&src[i * per * inner..(i * per + o.len()) * inner], o)
         });
     } else {
         run(src, out);

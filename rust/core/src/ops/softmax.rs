@@ -8,7 +8,6 @@ use crate::cpu::simd::{self, Kernel};
 use crate::layout::wrap_dim;
 use crate::ops::reduce::to_rows;
 use crate::{bail, DType, Result, Tensor};
-use rayon::prelude::*;
 
 /// One row of softmax / log_softmax: max, exponentials and their sum, then the scaling.
 struct SoftmaxRow<'a, F> {
@@ -45,10 +44,11 @@ impl<F: Float> Kernel for SoftmaxRow<'_, F> {
 fn softmax_rows<F: Float>(x: &[F], y: &mut [F], inner: usize, log: bool) {
     let row = |(x, y): (&[F], &mut [F])| simd::run(SoftmaxRow { x, y, log });
     if crate::cpu::parallel::worth(x.len()) && x.len() > inner {
-        crate::cpu::thread_pool::run(|| {
-            x.par_chunks(inner)
-                .zip(y.par_chunks_mut(inner))
-                .for_each(row)
+        // Tasks of whole rows, about 16K elements each.
+        let per = (16_384 / inner).max(1) * inner;
+        crate::cpu::parallel::chunks_claimed(y, per, |i, ys| {
+            let xs = &x[i * per..i * per + ys.len()];
+            xs.chunks(inner).zip(ys.chunks_mut(inner)).for_each(row)
         });
     } else {
         x.chunks(inner).zip(y.chunks_mut(inner)).for_each(row);
