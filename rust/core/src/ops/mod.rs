@@ -2,6 +2,8 @@
 
 pub mod binary;
 pub mod conv;
+mod conv_kernels;
+mod conv_scratch;
 pub mod copy;
 pub mod creation;
 pub mod gather;

@@ -1,0 +1,359 @@
+//! The fused conv2d kernels for f32 and f64. Images are unfolded side by side into one
+//! column matrix per block of images ([C*kh*kw][images*L]), so a small image still gives
+//! one wide, well-shaped product instead of a narrow one per image; the blocks are split
+//! across threads, each multiplying on its own thread into scratch it keeps between calls.
+//! The backward recomputes the columns instead of saving them.
+
+use crate::cpu::gemm_any::gemm_any;
+use crate::cpu::sgemm::{Dims, MatMut, MatRef};
+use crate::cpu::thread_pool;
+use crate::ops::conv_scratch::{with_scratch, ConvFloat};
+use crate::ops::unfold::{col2im_plane, im2col_plane, Window};
+use gemm::Parallelism;
+use rayon::prelude::*;
+
+/// Shapes of one convolution.
+#[derive(Clone, Copy)]
+pub(crate) struct Geometry {
+    pub n: usize,
+    pub c: usize,
+    pub hw: [usize; 2],
+    pub o: usize,
+    pub groups: usize,
+    pub win: Window,
+    pub ohw: [usize; 2],
+}
+
+impl Geometry {
+    pub fn og(&self) -> usize {
+        self.o / self.groups
+    }
+    /// Rows of one group's column matrix (its channels times the kernel window).
+    pub fn k(&self) -> usize {
+        self.c / self.groups * self.kk()
+    }
+    pub fn l(&self) -> usize {
+        self.ohw[0] * self.ohw[1]
+    }
+    fn kk(&self) -> usize {
+        self.win.kernel[0] * self.win.kernel[1]
+    }
+    fn plane(&self) -> usize {
+        self.hw[0] * self.hw[1]
+    }
+    fn image_len(&self) -> usize {
+        self.c * self.plane()
+    }
+    fn out_image_len(&self) -> usize {
+        self.o * self.l()
+    }
+}
+
+/// Columns a block of images aims for: enough NR-wide panels that the edge panel and the
+/// per-product packing stop mattering (measured on 14x14 images, L = 196: 4 images).
+const TARGET_COLUMNS: usize = 768;
+/// Most elements of a block's column matrix: about the 1 MiB L2 for float32.
+const MAX_COLUMN_ELEMENTS: usize = 1 << 18;
+
+/// Images per block for a task of `task_images` images.
+fn images_per_block(g: &Geometry, task_images: usize) -> usize {
+    let by_width = TARGET_COLUMNS.div_ceil(g.l().max(1));
+    let by_size = MAX_COLUMN_ELEMENTS / (g.c * g.kk() * g.l()).max(1);
+    by_width.min(by_size).min(task_images).max(1)
+}
+
+/// How the batch is spread: runs of `per_task` images, one per thread, each multiplying on
+/// its own thread; with fewer images than threads, one run whose products use them all.
+struct Split {
+    per_task: usize,
+    gemm: Parallelism,
+}
+
+fn split(g: &Geometry) -> Split {
+    let threads = thread_pool::num_threads();
+    if threads > 1 && g.n >= threads {
+        return Split {
+            per_task: g.n.div_ceil(threads),
+            gemm: Parallelism::None,
+        };
+    }
+    let big = threads > 1 && g.og() * g.l() * g.k() >= 48 * 48 * 48;
+    Split {
+        per_task: g.n.max(1),
+        gemm: if big {
+            Parallelism::Rayon(threads)
+        } else {
+            Parallelism::None
+        },
+    }
+}
+
+/// Unfolds `nb` whole images side by side: row `r` of image `b`'s columns lands at
+/// `cols[r * ld + b * L]`, `ld = nb * L`.
+fn unfold_block<T: ConvFloat>(g: &Geometry, x_imgs: &[T], nb: usize, cols: &mut [T]) {
+    let (kk, l, plane) = (g.kk(), g.l(), g.plane());
+    let ld = nb * l;
+    for b in 0..nb {
+        for ch in 0..g.c {
+            let src = &x_imgs[(b * g.c + ch) * plane..(b * g.c + ch + 1) * plane];
+            im2col_plane(
+                src,
+                &mut cols[ch * kk * ld + b * l..],
+                ld,
+                g.hw,
+                &g.win,
+                g.ohw,
+            );
+        }
+    }
+}
+
+/// Adds the columns' gradient (laid out as `unfold_block` writes) onto `nb` images.
+fn fold_block<T: ConvFloat>(g: &Geometry, cols: &[T], nb: usize, gx_imgs: &mut [T]) {
+    let (kk, l, plane) = (g.kk(), g.l(), g.plane());
+    let ld = nb * l;
+    for b in 0..nb {
+        for ch in 0..g.c {
+            let dst = &mut gx_imgs[(b * g.c + ch) * plane..(b * g.c + ch + 1) * plane];
+            let src = &cols[ch * kk * ld + b * l..];
+            col2im_plane(src, ld, dst, g.hw, &g.win, g.ohw, |a, v| a + v);
+        }
+    }
+}
+
+/// Row-major `[rows][ld]` matrix view at `ptr`.
+fn rows<T>(ptr: *const T, ld: usize) -> MatRef<T> {
+    MatRef {
+        ptr,
+        rs: ld as isize,
+        cs: 1,
+    }
+}
+
+/// Its transpose: element `(i, j)` is `ptr[j * ld + i]`.
+fn rows_transposed<T>(ptr: *const T, ld: usize) -> MatRef<T> {
+    MatRef {
+        ptr,
+        rs: 1,
+        cs: ld as isize,
+    }
+}
+
+fn rows_mut<T>(ptr: *mut T, ld: usize) -> MatMut<T> {
+    MatMut {
+        ptr,
+        rs: ld as isize,
+        cs: 1,
+    }
+}
+
+/// Output of `nb` images: W * columns, one product per group over all the block's
+/// columns, then each image's share moved to its place with the bias added.
+fn forward_block<T: ConvFloat>(
+    g: &Geometry,
+    x_imgs: &[T],
+    nb: usize,
+    w: &[T],
+    bias: Option<&[T]>,
+    out: &mut [T],
+    par: Parallelism,
+) {
+    let (og, k, l) = (g.og(), g.k(), g.l());
+    let ld = nb * l;
+    let cols_len = g.c * g.kk() * ld;
+    // One image is multiplied straight into `out`; several go through [O][nb*L] scratch.
+    let staged_len = if nb > 1 { g.o * ld } else { 0 };
+    with_scratch::<T, _>(cols_len + staged_len, |ws| {
+        let (cols, staged) = ws.split_at_mut(cols_len);
+        unfold_block(g, x_imgs, nb, cols);
+        let (dst, dst_ld) = if nb > 1 {
+            (&mut *staged, ld)
+        } else {
+            (&mut *out, l)
+        };
+        for grp in 0..g.groups {
+            unsafe {
+                gemm_any(
+                    Dims { m: og, n: ld, k },
+                    rows(w[grp * og * k..].as_ptr(), k),
+                    rows(cols[grp * k * ld..].as_ptr(), ld),
+                    rows_mut(dst[grp * og * dst_ld..].as_mut_ptr(), dst_ld),
+                    false,
+                    par,
+                )
+            };
+        }
+        for b in 0..nb {
+            for o in 0..g.o {
+                let row = &mut out[(b * g.o + o) * l..(b * g.o + o + 1) * l];
+                if nb > 1 {
+                    row.copy_from_slice(&staged[o * ld + b * l..o * ld + (b + 1) * l]);
+                }
+                if let Some(bias) = bias {
+                    row.iter_mut().for_each(|v| *v = *v + bias[o]);
+                }
+            }
+        }
+    })
+}
+
+/// conv2d of contiguous `x` [N, C, H, W] and `w` [O, C/groups, kh, kw] into `out`
+/// [N, O, oh, ow] (every element written).
+pub(crate) fn forward<T: ConvFloat>(
+    g: &Geometry,
+    x: &[T],
+    w: &[T],
+    bias: Option<&[T]>,
+    out: &mut [T],
+) {
+    let (xi, oi) = (g.image_len(), g.out_image_len());
+    if out.is_empty() {
+        return;
+    }
+    let s = split(g);
+    let task = |(t, chunk): (usize, &mut [T])| {
+        let first = t * s.per_task;
+        let per_block = images_per_block(g, chunk.len() / oi);
+        for (j, blk) in chunk.chunks_mut(per_block * oi).enumerate() {
+            let (i, nb) = (first + j * per_block, blk.len() / oi);
+            forward_block(g, &x[i * xi..(i + nb) * xi], nb, w, bias, blk, s.gemm);
+        }
+    };
+    thread_pool::run_if(thread_pool::num_threads() > 1, || {
+        out.par_chunks_mut(s.per_task * oi)
+            .enumerate()
+            .for_each(task)
+    });
+}
+
+/// Gradients from `nb` images: their output gradient as one [O][nb*L] matrix, then per
+/// group `gw^T += columns * gout^T` (into `gw_t`, [groups][K][og]) and
+/// `columns' gradient = W^T * gout`, folded onto `gx_imgs`.
+#[allow(clippy::too_many_arguments)]
+fn backward_block<T: ConvFloat>(
+    g: &Geometry,
+    x_imgs: &[T],
+    gout_imgs: &[T],
+    nb: usize,
+    w: &[T],
+    gx_imgs: Option<&mut [T]>,
+    gw_t: Option<&mut [T]>,
+    par: Parallelism,
+) {
+    let (og, k, l) = (g.og(), g.k(), g.l());
+    let ld = nb * l;
+    let cols_len = g.c * g.kk() * ld;
+    let staged_len = if nb > 1 { g.o * ld } else { 0 };
+    with_scratch::<T, _>(cols_len + staged_len, |ws| {
+        let (cols, staged) = ws.split_at_mut(cols_len);
+        let gmat: &[T] = if nb > 1 {
+            for b in 0..nb {
+                for o in 0..g.o {
+                    staged[o * ld + b * l..o * ld + (b + 1) * l]
+                        .copy_from_slice(&gout_imgs[(b * g.o + o) * l..(b * g.o + o + 1) * l]);
+                }
+            }
+            staged
+        } else {
+            gout_imgs
+        };
+        if let Some(acc) = gw_t {
+            unfold_block(g, x_imgs, nb, cols);
+            for grp in 0..g.groups {
+                unsafe {
+                    gemm_any(
+                        Dims { m: k, n: og, k: ld },
+                        rows(cols[grp * k * ld..].as_ptr(), ld),
+                        rows_transposed(gmat[grp * og * ld..].as_ptr(), ld),
+                        rows_mut(acc[grp * k * og..].as_mut_ptr(), og),
+                        true,
+                        par,
+                    )
+                };
+            }
+        }
+        if let Some(gx) = gx_imgs {
+            for grp in 0..g.groups {
+                unsafe {
+                    gemm_any(
+                        Dims { m: k, n: ld, k: og },
+                        rows_transposed(w[grp * og * k..].as_ptr(), k),
+                        rows(gmat[grp * og * ld..].as_ptr(), ld),
+                        rows_mut(cols[grp * k * ld..].as_mut_ptr(), ld),
+                        false,
+                        par,
+                    )
+                };
+            }
+            fold_block(g, cols, nb, gx);
+        }
+    })
+}
+
+/// Gradients of conv2d: `gx` (zeroed, [N, C, H, W]) gets the input's added, `gw` (any
+/// contents, [O, C/groups, kh, kw]) is overwritten with the weight's.
+pub(crate) fn backward<T: ConvFloat>(
+    g: &Geometry,
+    x: &[T],
+    w: &[T],
+    gout: &[T],
+    gx: Option<&mut [T]>,
+    gw: Option<&mut [T]>,
+) {
+    let (xi, oi, og, k) = (g.image_len(), g.out_image_len(), g.og(), g.k());
+    let w_len = g.o * k;
+    if g.n == 0 || oi == 0 {
+        if let Some(gw) = gw {
+            gw.fill(T::default());
+        }
+        return;
+    }
+    let s = split(g);
+    let tasks = g.n.div_ceil(s.per_task);
+    let want_gw = gw.is_some();
+    let gx_parts: Vec<Option<&mut [T]>> = match gx {
+        Some(gx) if xi > 0 => gx.chunks_mut(s.per_task * xi).map(Some).collect(),
+        _ => (0..tasks).map(|_| None).collect(),
+    };
+    let task = |(t, mut gx_part): (usize, Option<&mut [T]>)| {
+        let first = t * s.per_task;
+        let imgs = s.per_task.min(g.n - first);
+        let per_block = images_per_block(g, imgs);
+        let mut acc = vec![T::default(); if want_gw { w_len } else { 0 }];
+        for j in (0..imgs).step_by(per_block) {
+            let (i, nb) = (first + j, per_block.min(imgs - j));
+            let gx_blk = gx_part
+                .as_deref_mut()
+                .map(|p| &mut p[j * xi..(j + nb) * xi]);
+            backward_block(
+                g,
+                &x[i * xi..(i + nb) * xi],
+                &gout[i * oi..(i + nb) * oi],
+                nb,
+                w,
+                gx_blk,
+                want_gw.then_some(&mut acc[..]),
+                s.gemm,
+            );
+        }
+        acc
+    };
+    let partials: Vec<Vec<T>> = thread_pool::run_if(thread_pool::num_threads() > 1, || {
+        gx_parts.into_par_iter().enumerate().map(task).collect()
+    });
+    if let Some(gw) = gw {
+        // Sum the tasks' [groups][K][og] partials in task order, transposed to [O][K].
+        for grp in 0..g.groups {
+            for o in 0..og {
+                for kj in 0..k {
+                    let at = grp * k * og + kj * og + o;
+                    let mut sum = partials[0][at];
+                    for p in &partials[1..] {
+                        sum = sum + p[at];
+                    }
+                    gw[(grp * og + o) * k + kj] = sum;
+                }
+            }
+        }
+    }
+}
