@@ -15,6 +15,8 @@ pub mod matmul;
 pub mod norm;
 pub mod pointwise_extra;
 pub mod pool;
+mod pool_2x2;
+mod pool_backward;
 pub mod reduce;
 pub mod scan;
 pub mod softmax;
