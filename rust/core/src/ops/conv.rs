@@ -4,7 +4,7 @@
 //! gradients work.
 
 use crate::autograd::{is_grad_enabled, record};
-use crate::ops::conv_kernels::{backward, forward, Geometry};
+use crate::ops::conv_kernels::{backward, forward, Geometry, Grads};
 use crate::ops::unfold::Window;
 use crate::{DType, Result, Tensor};
 
@@ -90,17 +90,21 @@ impl Tensor {
                 let gw = w
                     .requires_grad()
                     .then(|| Tensor::uninit(w.shape(), w.dtype()));
+                let gb = has_bias.then(|| Tensor::uninit(&[geo.o], x.dtype()));
                 float_only!(x.dtype(), T => backward::<T>(
                     &geo,
                     xc.contiguous_slice(),
                     wc.contiguous_slice(),
                     gout.contiguous_slice(),
-                    gx.as_ref().map(|t| unsafe { t.contiguous_slice_mut() }),
-                    gw.as_ref().map(|t| unsafe { t.contiguous_slice_mut() }),
+                    Grads {
+                        x: gx.as_ref().map(|t| unsafe { t.contiguous_slice_mut() }),
+                        w: gw.as_ref().map(|t| unsafe { t.contiguous_slice_mut() }),
+                        bias: gb.as_ref().map(|t| unsafe { t.contiguous_slice_mut() }),
+                    },
                 ));
                 let mut grads = vec![gx, gw];
                 if has_bias {
-                    grads.push(Some(gout.sum_dims(&[0, 2, 3], false)?));
+                    grads.push(gb);
                 }
                 Ok(grads)
             },
