@@ -41,3 +41,20 @@ def test_max_pool2d_2x2_matches_reference_on_random_floats():
 def test_max_pool2d_double_backward_still_differentiable():
     x = torch.randn(2, 2, 6, 6, dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradgradcheck(lambda t: K.max_pool2d(t, 2, 2), (x,))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_max_pool2d_2x2_wide_rows_ties_and_nans(dtype):
+    """Rows of 35 windows: two 16-window vector steps (float32 on AVX-512) and a scalar tail,
+    with ties (the first wins) and NaNs in every window position (the first NaN wins)."""
+    from test_conv_pool import np_max_pool_first_argmax
+
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 3, (2, 3, 6, 71)).astype(np.float64)
+    for r, c in [(0, 0), (0, 3), (1, 4), (1, 7), (2, 40), (3, 41), (2, 43), (3, 42), (4, 69), (5, 68)]:
+        x[1, 2, r, c] = np.nan
+    x[0, 1, 2, 20] = x[0, 1, 3, 21] = np.nan
+    v, idx = K.max_pool2d(torch.tensor(x.tolist(), dtype=dtype), 2, 2, return_indices=True)
+    want_v, want_i = np_max_pool_first_argmax(x, 2, 2)
+    np.testing.assert_array_equal(to_np(v).astype(np.float64), want_v)
+    np.testing.assert_array_equal(to_np(idx), want_i)
