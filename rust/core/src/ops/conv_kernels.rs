@@ -62,24 +62,40 @@ fn images_per_block(g: &Geometry, task_images: usize) -> usize {
     by_width.min(by_size).min(task_images).max(1)
 }
 
-/// How the batch is spread: runs of `per_task` images, one per thread, each multiplying on
-/// its own thread; with fewer images than threads, one run whose products use them all.
+/// How the batch is spread: tasks of `per_task` images (whole blocks of `per_block`) that
+/// the threads claim as they go, each multiplying on its own thread, so a thread the OS
+/// delays holds up one small task, not half the batch; with fewer images than threads, one
+/// task whose products use all threads.
 struct Split {
     per_task: usize,
+    per_block: usize,
     gemm: Parallelism,
 }
 
-fn split(g: &Geometry) -> Split {
+/// Tasks per thread in the backward: each keeps its own weight-gradient sum, added in task
+/// order at the end (deterministic), so their number stays small.
+const BACKWARD_TASKS_PER_THREAD: usize = 4;
+
+fn split(g: &Geometry, backward: bool) -> Split {
     let threads = thread_pool::num_threads();
     if threads > 1 && g.n >= threads {
+        let per_block = images_per_block(g, g.n.div_ceil(threads));
+        let per_task = if backward {
+            let tasks = threads * BACKWARD_TASKS_PER_THREAD;
+            g.n.div_ceil(tasks).div_ceil(per_block) * per_block
+        } else {
+            per_block
+        };
         return Split {
-            per_task: g.n.div_ceil(threads),
+            per_task,
+            per_block,
             gemm: Parallelism::None,
         };
     }
     let big = threads > 1 && g.og() * g.l() * g.k() >= 48 * 48 * 48;
     Split {
         per_task: g.n.max(1),
+        per_block: images_per_block(g, g.n.max(1)),
         gemm: if big {
             Parallelism::Rayon(threads)
         } else {
@@ -210,10 +226,10 @@ pub(crate) fn forward<T: ConvFloat>(
     if out.is_empty() {
         return;
     }
-    let s = split(g);
+    let s = split(g, false);
+    let per_block = s.per_block;
     let task = |(t, chunk): (usize, &mut [T])| {
         let first = t * s.per_task;
-        let per_block = images_per_block(g, chunk.len() / oi);
         for (j, blk) in chunk.chunks_mut(per_block * oi).enumerate() {
             let (i, nb) = (first + j * per_block, blk.len() / oi);
             forward_block(g, &x[i * xi..(i + nb) * xi], nb, w, bias, blk, s.gemm);
@@ -330,7 +346,7 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
         gw.into_iter().chain(gb).for_each(|s| s.fill(T::default()));
         return;
     }
-    let s = split(g);
+    let s = split(g, true);
     let tasks = g.n.div_ceil(s.per_task);
     let (want_gw, want_gb) = (gw.is_some(), gb.is_some());
     let gx_parts: Vec<Option<&mut [T]>> = match gx {
@@ -339,8 +355,7 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
     };
     let task = |(t, mut gx_part): (usize, Option<&mut [T]>)| {
         let first = t * s.per_task;
-        let imgs = s.per_task.min(g.n - first);
-        let per_block = images_per_block(g, imgs);
+        let (imgs, per_block) = (s.per_task.min(g.n - first), s.per_block);
         let mut acc = vec![T::default(); if want_gw { w_len } else { 0 }];
         let mut acc_b = vec![T::default(); if want_gb { g.o } else { 0 }];
         for i in first..first + imgs {
