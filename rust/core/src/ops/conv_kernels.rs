@@ -8,7 +8,7 @@ use crate::cpu::gemm_any::gemm_any;
 use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
-use crate::ops::unfold::{col2im_plane, im2col_plane, Window};
+use crate::ops::unfold::{col2im_plane, col2im_plane_same_width, im2col_plane, Window};
 use gemm::Parallelism;
 use rayon::prelude::*;
 
@@ -124,15 +124,21 @@ fn unfold_block<T: ConvFloat>(g: &Geometry, x_imgs: &[T], nb: usize, cols: &mut 
     }
 }
 
-/// Adds the columns' gradient (laid out as `unfold_block` writes) onto `nb` images.
-fn fold_block<T: ConvFloat>(g: &Geometry, cols: &[T], nb: usize, gx_imgs: &mut [T]) {
+/// Adds the columns' gradient (laid out as `unfold_block` writes) onto `nb` images; the
+/// columns are scratch and may be changed.
+fn fold_block<T: ConvFloat>(g: &Geometry, cols: &mut [T], nb: usize, gx_imgs: &mut [T]) {
     let (kk, l, plane) = (g.kk(), g.l(), g.plane());
     let ld = nb * l;
+    let same_width = g.win.stride == [1, 1] && g.ohw[1] == g.hw[1];
     for b in 0..nb {
         for ch in 0..g.c {
             let dst = &mut gx_imgs[(b * g.c + ch) * plane..(b * g.c + ch + 1) * plane];
-            let src = &cols[ch * kk * ld + b * l..];
-            col2im_plane(src, ld, dst, g.hw, &g.win, g.ohw, |a, v| a + v);
+            let src = &mut cols[ch * kk * ld + b * l..];
+            if same_width {
+                col2im_plane_same_width(src, ld, dst, g.hw, &g.win, g.ohw, |a, v| a + v);
+            } else {
+                col2im_plane(src, ld, dst, g.hw, &g.win, g.ohw, |a, v| a + v);
+            }
         }
     }
 }

@@ -149,6 +149,49 @@ fn shifted_rows<T: Element>(
     }
 }
 
+/// `col2im_plane` for stride 1 and output rows as wide as the input's (what `shifted_rows`
+/// unfolds): each kernel row's entries that fell outside the plane are zeroed in `block`
+/// (scratch, so it may be changed), then the row is added onto the shifted plane in one
+/// long run instead of one short run per output row.
+pub(crate) fn col2im_plane_same_width<T: Element>(
+    block: &mut [T],
+    ld: usize,
+    plane: &mut [T],
+    [h, wd]: [usize; 2],
+    w: &Window,
+    ohw: [usize; 2],
+    add: impl Fn(T, T) -> T,
+) {
+    debug_assert!(w.stride == [1, 1] && ohw[1] == wd);
+    let (oh, l) = (ohw[0], ohw[0] * ohw[1]);
+    for ki in 0..w.kernel[0] {
+        for kj in 0..w.kernel[1] {
+            let r = ki * w.kernel[1] + kj;
+            let row = &mut block[r * ld..r * ld + l];
+            let (lo, hi) = valid_range(wd, wd, kj, 1, w.dilation[1], w.padding[1]);
+            let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            let row_off = (ki * w.dilation[0]) as isize - w.padding[0] as isize;
+            let first = (-row_off).clamp(0, oh as isize) as usize;
+            let last = (h as isize - row_off).clamp(first as isize, oh as isize) as usize;
+            if first == last || lo >= hi {
+                continue;
+            }
+            for oi in first..last {
+                row[oi * wd..oi * wd + lo].fill(T::default());
+                row[oi * wd + hi..(oi + 1) * wd].fill(T::default());
+            }
+            let (start, end) = (first * wd + lo, (last - 1) * wd + hi);
+            let dst = ((first as isize + row_off) * wd as isize + lo as isize + off) as usize;
+            for (d, &v) in plane[dst..dst + (end - start)]
+                .iter_mut()
+                .zip(&row[start..end])
+            {
+                *d = add(*d, v);
+            }
+        }
+    }
+}
+
 /// Folds one channel's kh*kw rows (row `r` at `block[r * ld]`) back onto its plane,
 /// adding with `add`.
 pub(crate) fn col2im_plane<T: Element>(
