@@ -311,13 +311,14 @@ def np_max_pool_first_argmax(x, k, s):
     return vals, idx
 
 
-@pytest.mark.parametrize("k,s,dtype", [(2, 2, torch.float32), (3, 2, torch.float64), (2, 1, torch.int64), (3, 3, torch.float32)])
+@pytest.mark.parametrize("k,s,dtype", [(2, 2, torch.float32), (2, 2, torch.float64), (2, 2, torch.int64), (3, 2, torch.float64), (2, 1, torch.int64), (3, 3, torch.float32)])
 def test_max_pool2d_without_padding_keeps_first_argmax_ties_and_nans(k, s, dtype):
     rng = np.random.default_rng(11)
     x = rng.integers(0, 3, (2, 3, 8, 9)).astype(np.float64)  # many ties
     if dtype != torch.int64:
         x[0, 0, 1, 1] = np.nan
         x[1, 2, 4, 0] = np.nan
+        x[0, 1, 2, 3] = x[0, 1, 3, 2] = np.nan  # two NaNs in one 2x2 window: the first wins
     v, idx = K.max_pool2d(torch.tensor(x).to(dtype), k, s, return_indices=True)
     want_v, want_i = np_max_pool_first_argmax(x, k, s)
     np.testing.assert_array_equal(v.double().numpy(), want_v)

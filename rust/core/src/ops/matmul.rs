@@ -3,6 +3,7 @@
 //! multiplied without a copy.
 
 use crate::autograd::record;
+use crate::cpu::gemm_any::gemm_any;
 use crate::cpu::sgemm;
 use crate::layout::{broadcast_shapes, for_each_offset, Layout};
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
@@ -76,17 +77,12 @@ fn gemm_batches_on_this_thread<T: Element>(
     let pb: *const T = b.storage().ptr() as *const T;
     let po: *mut T = out.storage().ptr() as *mut T;
     let is_gemm_type = matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16);
-    let threads = match par {
-        Parallelism::Rayon(t) => t,
-        Parallelism::None => 1,
-    };
     for &(i, oa, ob) in batches {
         unsafe {
             let dst = po.add(i * m * n);
-            let ours = is_gemm_type
-                && sgemm::try_gemm(
+            if is_gemm_type {
+                gemm_any(
                     sgemm::Dims { m, n, k },
-                    T::from_f64(1.0),
                     sgemm::MatRef {
                         ptr: pa.add(oa),
                         rs: ars,
@@ -97,35 +93,11 @@ fn gemm_batches_on_this_thread<T: Element>(
                         rs: brs,
                         cs: bcs,
                     },
-                    T::from_f64(0.0),
                     sgemm::MatMut {
                         ptr: dst,
                         rs: n as isize,
                         cs: 1,
                     },
-                    threads,
-                );
-            if ours {
-                // float32 on an AVX-512 CPU: done by our kernel.
-            } else if is_gemm_type {
-                gemm::gemm(
-                    m,
-                    n,
-                    k,
-                    dst,
-                    1,
-                    n as isize,
-                    false,
-                    pa.add(oa),
-                    acs,
-                    ars,
-                    pb.add(ob),
-                    bcs,
-                    brs,
-                    T::from_f64(0.0),
-                    T::from_f64(1.0),
-                    false,
-                    false,
                     false,
                     par,
                 );

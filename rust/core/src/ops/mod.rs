@@ -3,6 +3,8 @@
 pub mod binary;
 pub mod broadcast_blocks;
 pub mod conv;
+mod conv_kernels;
+mod conv_scratch;
 pub mod copy;
 pub mod creation;
 pub mod gather;
@@ -14,6 +16,8 @@ pub mod matmul;
 pub mod norm;
 pub mod pointwise_extra;
 pub mod pool;
+mod pool_2x2;
+mod pool_backward;
 pub mod reduce;
 pub mod scan;
 pub mod softmax;

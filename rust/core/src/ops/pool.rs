@@ -1,7 +1,7 @@
 //! 2-D max pooling with argmax indices (PyTorch's flat `h * W + w` convention); its backward
 //! scatters the gradient to the argmax positions.
 
-use crate::autograd::record;
+use crate::autograd::{is_grad_enabled, record};
 use crate::error::fmt_shape;
 use crate::ops::unfold::Window;
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
@@ -132,8 +132,9 @@ impl Tensor {
             ceil_mode,
         )?;
         let x = self.contiguous_copy_if_needed();
-        let vals = Tensor::zeros(&[n, c, oh, ow], self.dtype());
-        let idx = Tensor::zeros(&[n, c, oh, ow], DType::I64);
+        // Every element is written below.
+        let vals = Tensor::uninit(&[n, c, oh, ow], self.dtype());
+        let idx = Tensor::uninit(&[n, c, oh, ow], DType::I64);
         if vals.numel() > 0 {
             with_dtype!(self.dtype(), T => {
                 let src = x.contiguous_slice::<T>();
@@ -147,6 +148,10 @@ impl Tensor {
                     && (ow - 1) * w.stride[1] + w.kernel[1] <= wd;
                 let plane_fn = |(p, (o, ii)): (usize, (&mut [T], &mut [i64]))| {
                     let plane = &src[p * h * wd..(p + 1) * h * wd];
+                    if interior && w.kernel == [2, 2] && w.stride == [2, 2] {
+                        crate::ops::pool_2x2::max_pool_2x2_plane(plane, wd, ow, o, ii);
+                        return;
+                    }
                     if interior {
                         max_windows_interior(plane, wd, w.kernel, w.stride, ow, o, ii);
                         return;
@@ -198,6 +203,11 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
+                if !is_grad_enabled() {
+                    let gx = crate::ops::pool_backward::max_pool2d_input_grad(g, &idx_saved, shape);
+                    return Ok(vec![Some(gx)]);
+                }
+                // create_graph: in differentiable ops, for higher-order gradients.
                 let flat = Tensor::zeros(&[shape[0], shape[1], shape[2] * shape[3]], g.dtype());
                 let gi = g.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
                 let ii = idx_saved.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;

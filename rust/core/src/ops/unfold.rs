@@ -61,10 +61,12 @@ fn valid_range(
     (lo.min(hi), hi)
 }
 
-/// Unfolds one channel plane [h, w] into its kh*kw rows of `l` columns (`block`).
+/// Unfolds one channel plane [h, w] into its kh*kw rows of `l` columns; row `r` starts at
+/// `block[r * ld]` (`ld >= l`: a row of a wider matrix holding several images' columns).
 pub(crate) fn im2col_plane<T: Element>(
     plane: &[T],
     block: &mut [T],
+    ld: usize,
     hw: [usize; 2],
     w: &Window,
     ohw: [usize; 2],
@@ -72,12 +74,26 @@ pub(crate) fn im2col_plane<T: Element>(
     let [h, wd] = hw;
     let [kh, kw] = w.kernel;
     let l = ohw[0] * ohw[1];
+    let same_width = w.stride == [1, 1] && ohw[1] == wd;
     // Bounds are resolved per row, not per element.
     for ki in 0..kh {
         for kj in 0..kw {
-            let row = &mut block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+            let r = ki * kw + kj;
+            let row = &mut block[r * ld..r * ld + l];
             let (lo, hi) = valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
             let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            if same_width {
+                shifted_rows(
+                    plane,
+                    row,
+                    [h, wd],
+                    ohw[0],
+                    (ki * w.dilation[0]) as isize - w.padding[0] as isize,
+                    off,
+                    (lo, hi),
+                );
+                continue;
+            }
             for oi in 0..ohw[0] {
                 let ii = (oi * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
                 let out = &mut row[oi * ohw[1]..(oi + 1) * ohw[1]];
@@ -101,9 +117,86 @@ pub(crate) fn im2col_plane<T: Element>(
     }
 }
 
-/// Folds one channel's kh*kw rows (`block`) back onto its plane, adding with `add`.
+/// One im2col row when output and input rows have the same width (stride 1, "same"
+/// padding): the row is the plane shifted by `row_off` rows and `off` columns, so it is one
+/// long copy, then the columns that fell outside the plane (`..lo`, `hi..`) and the rows
+/// outside it are zeroed.
+fn shifted_rows<T: Element>(
+    plane: &[T],
+    row: &mut [T],
+    [h, wd]: [usize; 2],
+    oh: usize,
+    row_off: isize,
+    off: isize,
+    (lo, hi): (usize, usize),
+) {
+    // Output rows oi with input row oi + row_off inside 0..h.
+    let first = (-row_off).clamp(0, oh as isize) as usize;
+    let last = (h as isize - row_off).clamp(first as isize, oh as isize) as usize;
+    row[..first * wd].fill(T::default());
+    row[last * wd..].fill(T::default());
+    if first == last || lo >= hi {
+        row[first * wd..last * wd].fill(T::default());
+        return;
+    }
+    // From the first valid element of row `first` to the last of row `last - 1`.
+    let (start, end) = (first * wd + lo, (last - 1) * wd + hi);
+    let src = ((first as isize + row_off) * wd as isize + lo as isize + off) as usize;
+    row[start..end].copy_from_slice(&plane[src..src + (end - start)]);
+    for oi in first..last {
+        row[oi * wd..oi * wd + lo].fill(T::default());
+        row[oi * wd + hi..(oi + 1) * wd].fill(T::default());
+    }
+}
+
+/// `col2im_plane` for stride 1 and output rows as wide as the input's (what `shifted_rows`
+/// unfolds): each kernel row's entries that fell outside the plane are zeroed in `block`
+/// (scratch, so it may be changed), then the row is added onto the shifted plane in one
+/// long run instead of one short run per output row.
+pub(crate) fn col2im_plane_same_width<T: Element>(
+    block: &mut [T],
+    ld: usize,
+    plane: &mut [T],
+    [h, wd]: [usize; 2],
+    w: &Window,
+    ohw: [usize; 2],
+    add: impl Fn(T, T) -> T,
+) {
+    debug_assert!(w.stride == [1, 1] && ohw[1] == wd);
+    let (oh, l) = (ohw[0], ohw[0] * ohw[1]);
+    for ki in 0..w.kernel[0] {
+        for kj in 0..w.kernel[1] {
+            let r = ki * w.kernel[1] + kj;
+            let row = &mut block[r * ld..r * ld + l];
+            let (lo, hi) = valid_range(wd, wd, kj, 1, w.dilation[1], w.padding[1]);
+            let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            let row_off = (ki * w.dilation[0]) as isize - w.padding[0] as isize;
+            let first = (-row_off).clamp(0, oh as isize) as usize;
+            let last = (h as isize - row_off).clamp(first as isize, oh as isize) as usize;
+            if first == last || lo >= hi {
+                continue;
+            }
+            for oi in first..last {
+                row[oi * wd..oi * wd + lo].fill(T::default());
+                row[oi * wd + hi..(oi + 1) * wd].fill(T::default());
+            }
+            let (start, end) = (first * wd + lo, (last - 1) * wd + hi);
+            let dst = ((first as isize + row_off) * wd as isize + lo as isize + off) as usize;
+            for (d, &v) in plane[dst..dst + (end - start)]
+                .iter_mut()
+                .zip(&row[start..end])
+            {
+                *d = add(*d, v);
+            }
+        }
+    }
+}
+
+/// Folds one channel's kh*kw rows (row `r` at `block[r * ld]`) back onto its plane,
+/// adding with `add`.
 pub(crate) fn col2im_plane<T: Element>(
     block: &[T],
+    ld: usize,
     plane: &mut [T],
     hw: [usize; 2],
     w: &Window,
@@ -115,7 +208,8 @@ pub(crate) fn col2im_plane<T: Element>(
     let l = ohw[0] * ohw[1];
     for ki in 0..kh {
         for kj in 0..kw {
-            let row = &block[(ki * kw + kj) * l..(ki * kw + kj + 1) * l];
+            let r = ki * kw + kj;
+            let row = &block[r * ld..r * ld + l];
             let (lo, hi) = valid_range(ohw[1], wd, kj, w.stride[1], w.dilation[1], w.padding[1]);
             let off = (kj * w.dilation[1]) as isize - w.padding[1] as isize;
             for oi in 0..ohw[0] {
@@ -145,7 +239,14 @@ fn im2col<T: Element>(x: &[T], cols: &mut [T], hw: [usize; 2], w: &Window, ohw: 
     let plane_len = hw[0] * hw[1];
     let block_len = w.kernel[0] * w.kernel[1] * ohw[0] * ohw[1];
     let one = |(nc, block): (usize, &mut [T])| {
-        im2col_plane(&x[nc * plane_len..(nc + 1) * plane_len], block, hw, w, ohw)
+        im2col_plane(
+            &x[nc * plane_len..(nc + 1) * plane_len],
+            block,
+            ohw[0] * ohw[1],
+            hw,
+            w,
+            ohw,
+        )
     };
     // One (image, channel) plane per task.
     if crate::cpu::parallel::worth(cols.len()) {
@@ -161,6 +262,7 @@ fn col2im<T: Element>(cols: &[T], x: &mut [T], hw: [usize; 2], w: &Window, ohw: 
     let one = |(nc, plane): (usize, &mut [T])| {
         col2im_plane(
             &cols[nc * block_len..(nc + 1) * block_len],
+            block_len / (w.kernel[0] * w.kernel[1]),
             plane,
             hw,
             w,
