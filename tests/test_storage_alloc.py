@@ -30,3 +30,17 @@ def test_large_buffers_compute_and_free_correctly():
         assert b[0].item() == 1.0 and b[-1].item() == float(n)
         np.testing.assert_array_equal(b.numpy()[::100_000], np.arange(n, dtype=np.float32)[::100_000] + 1)
         del b
+
+
+def test_reused_large_buffers_are_zeroed_for_zeros_and_fully_written():
+    n = 9_000_001  # 36 MB of float32: large enough for freed buffers to be kept for reuse
+    for _ in range(3):
+        a = torch.full((n,), 7.0)
+        del a
+        z = torch.zeros(n)
+        assert z.abs().max().item() == 0.0
+        del z
+        b = torch.arange(n, dtype=torch.float32) * 2.0
+        assert b[0].item() == 0.0 and b[-1].item() == 2.0 * (n - 1)
+        assert b[::1_000_000].tolist() == [2.0 * i for i in range(0, n, 1_000_000)]
+        del b

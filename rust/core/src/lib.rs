@@ -13,6 +13,7 @@
 //! ```
 
 pub mod autograd;
+pub mod block_cache;
 pub mod cpu;
 pub mod device;
 pub mod dtype;

@@ -47,7 +47,7 @@ struct Inner {
 
 fn dealloc_owner(owner: &Owner, ptr: *mut u8) {
     if let Owner::Aligned(layout) = owner {
-        if layout.size() > 0 {
+        if layout.size() > 0 && !crate::block_cache::give(ptr, *layout) {
             unsafe { dealloc(ptr, *layout) };
         }
     }
@@ -138,9 +138,16 @@ impl Storage {
 
     fn allocate(nbytes: usize, zeroed: bool) -> Storage {
         tune_allocator();
-        let layout = alloc_layout(nbytes);
+        let mut layout = alloc_layout(nbytes);
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8
+        } else if let Some((p, cached)) = crate::block_cache::take(nbytes) {
+            layout = cached;
+            if zeroed {
+                // Still cheaper than the kernel's page faults and zeroing of a fresh mapping.
+                unsafe { std::ptr::write_bytes(p, 0, nbytes) };
+            }
+            p
         } else {
             let p = unsafe {
                 if zeroed {
