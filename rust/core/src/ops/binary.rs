@@ -7,6 +7,7 @@ use crate::dtype::{result_type, Operand};
 use crate::layout::{broadcast_shapes, Layout};
 use crate::ops::broadcast_blocks;
 use crate::{bail, DType, Error, Result, Scalar, Tensor};
+use std::borrow::Cow;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BinaryOp {
@@ -119,17 +120,29 @@ fn compute_dtype(common: DType) -> DType {
 }
 
 /// Presents `t` (already of the compute dtype) as a kernel input over `shape`.
-fn as_src(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
+/// Borrowed when usable as it is (no refcount traffic on the per-op path of small tensors).
+fn as_src<'a>(t: Cow<'a, Tensor>, shape: &[usize]) -> Result<Cow<'a, Tensor>> {
     if t.numel() == 1 || (t.shape() == shape && t.is_contiguous()) {
-        return Ok(t.clone());
+        return Ok(t);
     }
     let strides = t.layout().broadcast_strides("broadcast", shape)?;
-    Ok(t.alias(Layout {
-        shape: shape.to_vec(),
-        strides,
-        offset: t.offset(),
-    })
-    .contiguous_copy())
+    Ok(Cow::Owned(
+        t.alias(Layout {
+            shape: shape.to_vec(),
+            strides,
+            offset: t.offset(),
+        })
+        .contiguous_copy(),
+    ))
+}
+
+/// `t` in dtype `dt`, borrowed when it already is.
+fn in_dtype(t: &Tensor, dt: DType) -> Cow<'_, Tensor> {
+    if t.dtype() == dt {
+        Cow::Borrowed(t)
+    } else {
+        Cow::Owned(t.copy_as(dt))
+    }
 }
 
 fn src_of<T: crate::Element>(t: &Tensor, n: usize) -> Src<'_, T> {
@@ -292,13 +305,13 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         common = DType::F32;
     }
     let cd = compute_dtype(common);
-    let (a, b) = (a.to_dtype_raw(cd), b.to_dtype_raw(cd));
+    let (a, b) = (in_dtype(a, cd), in_dtype(b, cd));
     // Row-pattern broadcasts read the small operand in place instead of copying it out.
     let blocks = broadcast_blocks::plan(&a, &b, &shape);
     let (a, b) = if blocks.is_some() {
         (a, b)
     } else {
-        (as_src(&a, &shape)?, as_src(&b, &shape)?)
+        (as_src(a, &shape)?, as_src(b, &shape)?)
     };
     let n: usize = shape.iter().product();
     if cd == DType::I64
@@ -338,10 +351,10 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         DType::F64 => run!(f64, float_only),
         _ => run!(i64, bitwise),
     }
-    Ok(if op.is_compare() {
+    Ok(if op.is_compare() || out.dtype() == common {
         out
     } else {
-        out.to_dtype_raw(common)
+        out.copy_as(common)
     })
 }
 
