@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numpy as np
 import torch as pt
 
 import ferrotorch as ft
+
+try:  # python -m bench.sgemm, or python bench/sgemm.py
+    from bench.run import timeit
+except ImportError:
+    from run import timeit  # type: ignore[no-redef]
 
 # (name, shape of a, shape of b, transpose a's last two dims before the product)
 SHAPES = [
@@ -29,17 +33,6 @@ SHAPES = [
     ("bmm 32x(128x64 @ 64x128)", (32, 128, 64), (32, 64, 128), ""),
     ("bmm 64x(64x32 @ 32x64)", (64, 64, 32), (64, 32, 64), ""),
 ]
-
-
-def per_call(fn, min_time: float) -> float:
-    fn()
-    n, t0 = 0, time.perf_counter()
-    while True:
-        fn()
-        n += 1
-        el = time.perf_counter() - t0
-        if el >= min_time:
-            return el / n
 
 
 def operands(lib, a_np, b_np, mode):
@@ -76,10 +69,10 @@ def main() -> None:
         times = {"ours": [], "torch": [], "old": []}
         for _ in range(args.repeats):
             ft._core._set_simd_level("avx512")
-            times["ours"].append(per_call(lambda: fa @ fb, args.min_time))
-            times["torch"].append(per_call(lambda: ta @ tb, args.min_time))
+            times["ours"].append(timeit(lambda: fa @ fb, args.min_time))
+            times["torch"].append(timeit(lambda: ta @ tb, args.min_time))
             ft._core._set_simd_level("avx2")
-            times["old"].append(per_call(lambda: fa @ fb, args.min_time))
+            times["old"].append(timeit(lambda: fa @ fb, args.min_time))
         ft._core._set_simd_level("avx512")
         med = {key: statistics.median(v) for key, v in times.items()}
         us = [med[key] * 1e6 for key in ("ours", "torch", "old")]

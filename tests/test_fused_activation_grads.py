@@ -42,3 +42,16 @@ def test_relu_gradient_at_zero_and_nan_follows_pytorch():
     F.relu(x).sum().backward()
     assert x.grad.tolist()[0] == 0.0 and x.grad.tolist()[2:] == [0.0, 1.0]
     assert x.grad.tolist()[1] == 1.0  # threshold_backward passes the gradient where x is NaN
+
+
+def test_relu_gradient_at_nan_is_the_same_with_and_without_create_graph():
+    # threshold_backward: blocked only where x <= 0, so a NaN input passes the gradient.
+    for create_graph in (False, True):
+        x = torch.tensor([float("nan"), -1.0, 0.0, 2.0], requires_grad=True)
+        (g,) = torch.autograd.grad(torch.relu(x).sum(), x, create_graph=create_graph)
+        assert g.tolist() == [1.0, 0.0, 0.0, 1.0], create_graph
+
+
+def test_relu_double_backward_through_the_composed_form():
+    x = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradgradcheck(lambda t: torch.relu(t) * t, (x,))

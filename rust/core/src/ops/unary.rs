@@ -387,7 +387,11 @@ impl Tensor {
                     Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
                     Frac => g.clone(),
                     Relu if fused => fused_grad(g, x, ReluGradTimes)?,
-                    Relu => g.mul(&x.gt_scalar(f(0.0))?.to_dtype(g.dtype())?)?,
+                    // threshold_backward's rule, as the fused pass: blocked only where x <= 0.
+                    Relu => {
+                        let blocked = x.binary_scalar(crate::ops::binary::BinaryOp::Le, f(0.0))?;
+                        g.masked_fill(&blocked, &Tensor::scalar(f(0.0), g.dtype()))?
+                    }
                     Exp => g.mul(&y()?)?,
                     Exp2 => g.mul(&y()?)?.mul_scalar(f(std::f64::consts::LN_2))?,
                     Expm1 => g.mul(&y()?.add_scalar(f(1.0))?)?,
