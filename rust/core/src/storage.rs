@@ -1,4 +1,5 @@
-//! Refcounted buffers. A buffer is freed the moment the last tensor viewing it is dropped.
+//! Refcounted buffers. A buffer is released the moment the last tensor viewing it is dropped
+//! (freed, or above 32 MiB kept for reuse by `block_cache`).
 
 use crate::{Device, Element, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout as AllocLayout};
