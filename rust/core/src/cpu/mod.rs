@@ -1,5 +1,6 @@
 //! CPU kernels: scalar math traits and parallel loops over contiguous buffers.
 
+pub mod avx512_math;
 pub mod gemm_any;
 pub mod lanes;
 pub mod math;

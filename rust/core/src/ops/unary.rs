@@ -1,6 +1,7 @@
 //! Elementwise unary ops and their gradients (written in differentiable ops).
 
 use crate::autograd::{is_grad_enabled, record};
+use crate::cpu::avx512_math;
 use crate::cpu::math::Float;
 use crate::cpu::parallel::{map, map_op, zip_op, ElemFn, ElemFn2, Src};
 use crate::{bail, DType, Result, Scalar, Tensor};
@@ -330,9 +331,20 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let src = x.to_dtype_raw(cd).contiguous_copy_if_needed();
     let out = Tensor::uninit(x.shape(), cd);
     match cd {
-        DType::F32 => float_kernel::<f32>(op, src.contiguous_slice(), unsafe {
-            out.contiguous_slice_mut()
-        }),
+        DType::F32 => {
+            let (a, o) = (src.contiguous_slice(), unsafe {
+                out.contiguous_slice_mut()
+            });
+            // exp and GELU have explicit AVX-512 forms (with FMA); the rest is portable.
+            let fast = match op {
+                Exp => Some(avx512_math::Op::Exp),
+                Gelu => Some(avx512_math::Op::Gelu),
+                _ => None,
+            };
+            if !fast.is_some_and(|f| avx512_math::map(f, a, o)) {
+                float_kernel::<f32>(op, a, o)
+            }
+        }
         DType::F64 => float_kernel::<f64>(op, src.contiguous_slice(), unsafe {
             out.contiguous_slice_mut()
         }),
