@@ -12,6 +12,8 @@ use crate::cpu::simd::{level, Level};
 pub enum Op {
     Exp,
     Gelu,
+    /// exp(x - m): softmax's exponentials.
+    ExpMinus(f32),
 }
 
 /// `out = op(a)` when the CPU has AVX-512 (true), else nothing (false: use the portable path).
@@ -29,6 +31,23 @@ pub fn map(op: Op, a: &[f32], out: &mut [f32]) -> bool {
         unsafe { imp::map(op, a, out) };
     }
     true
+}
+
+/// `y = exp(x - m)` on this thread: AVX-512 code where the CPU has it, else the portable loop.
+#[inline(always)]
+pub fn exp_minus_f32(x: &[f32], m: f32, y: &mut [f32]) {
+    if level() == Level::Avx512 {
+        // SAFETY: the level says the CPU has AVX-512F.
+        unsafe { imp::map(Op::ExpMinus(m), x, y) }
+    } else {
+        exp_minus_portable(x, m, y)
+    }
+}
+
+/// `y = exp(x - m)` in the portable vector loop.
+#[inline(always)]
+pub fn exp_minus_portable<F: crate::cpu::math::Float>(x: &[F], m: F, y: &mut [F]) {
+    crate::cpu::parallel::map_blocked(x, y, |v| (v - m).exp())
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -113,6 +132,7 @@ mod imp {
         match op {
             Op::Exp => exp(v),
             Op::Gelu => gelu(v),
+            Op::ExpMinus(m) => exp(_mm512_sub_ps(v, splat(m))),
         }
     }
 

@@ -158,6 +158,8 @@ pub trait Float:
     fn sum_slice(x: &[Self]) -> Self;
     /// Largest element of a slice, NaNs skipped (explicit AVX-512 code where available).
     fn max_slice(x: &[Self]) -> Self;
+    /// `y = exp(x - m)` (softmax's exponentials; explicit AVX-512 code for f32).
+    fn exp_minus_slice(x: &[Self], m: Self, y: &mut [Self]);
 }
 
 /// Inverse error function: a Giles-style first guess refined by Newton steps on erf.
@@ -214,7 +216,7 @@ fn erfinv_f64(y: f64) -> f64 {
 }
 
 macro_rules! float_impl {
-    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path, $gelu_grad:path, $sum:path, $max:path) => {
+    ($t:ty, $erf:path, $exp:path, $tanh:path, $gelu:path, $gelu_grad:path, $sum:path, $max:path, $exp_minus:path) => {
         impl Num for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
@@ -390,6 +392,10 @@ macro_rules! float_impl {
             fn max_slice(x: &[Self]) -> Self {
                 $max(x)
             }
+            #[inline(always)]
+            fn exp_minus_slice(x: &[Self], m: Self, y: &mut [Self]) {
+                $exp_minus(x, m, y)
+            }
         }
     };
 }
@@ -401,7 +407,8 @@ float_impl!(
     gelu_f32,
     gelu_grad_f32,
     crate::cpu::lanes::sum_f32,
-    crate::cpu::lanes::max_f32
+    crate::cpu::lanes::max_f32,
+    crate::cpu::avx512_math::exp_minus_f32
 );
 float_impl!(
     f64,
@@ -411,7 +418,8 @@ float_impl!(
     gelu_f64,
     gelu_grad_f64,
     crate::cpu::lanes::sum_f64,
-    crate::cpu::lanes::max_f64
+    crate::cpu::lanes::max_f64,
+    crate::cpu::avx512_math::exp_minus_portable
 );
 
 fn gelu_grad_f64(x: f64) -> f64 {

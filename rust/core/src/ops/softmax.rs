@@ -25,7 +25,7 @@ impl<F: Float> Kernel for SoftmaxRow<'_, F> {
         // leaves m at the lowest finite value: exp gives 0s, so 0/0 (and -inf - -inf for
         // log_softmax) make it NaN, as in PyTorch.
         let m = lanes::max(xr);
-        crate::cpu::parallel::map_blocked(xr, yr, |v| (v - m).exp());
+        F::exp_minus_slice(xr, m, yr);
         let s = lanes::sum(yr);
         if self.log {
             let ls = s.ln();
