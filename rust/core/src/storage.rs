@@ -14,7 +14,9 @@ const ALIGN: usize = 64;
 const SMALL: usize = 256;
 
 fn alloc_layout(nbytes: usize) -> AllocLayout {
-    let (size, align) = if nbytes <= SMALL {
+    let (size, align) = if nbytes == 0 {
+        (0, ALIGN) // nothing is allocated (a size of 0 marks it for `dealloc_owner`)
+    } else if nbytes <= SMALL {
         (nbytes.max(16), 16)
     } else {
         (nbytes, ALIGN)
@@ -165,11 +167,6 @@ impl Storage {
             }
             advise_huge_pages(p, nbytes);
             p
-        };
-        let layout = if nbytes == 0 {
-            AllocLayout::from_size_align(0, ALIGN).expect("allocation size")
-        } else {
-            layout
         };
         Storage::with_owner(ptr, nbytes, Owner::Aligned(layout), false)
     }

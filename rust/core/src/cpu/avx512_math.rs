@@ -4,7 +4,7 @@
 //! two-step scaling by 2^n; here the polynomials use FMA and `scalef` does the scaling.
 //! Same algorithms and ranges as `math::exp_f32` / `math::gelu_f32`.
 
-use crate::cpu::parallel::{chunks_claimed, worth};
+use crate::cpu::parallel::{chunks_claimed, worth, CHUNK};
 use crate::cpu::simd::{level, Level};
 
 /// Which slice function to run.
@@ -21,7 +21,6 @@ pub fn map(op: Op, a: &[f32], out: &mut [f32]) -> bool {
     if level() != Level::Avx512 {
         return false;
     }
-    const CHUNK: usize = 1 << 13;
     // SAFETY (both calls): the level says the CPU has AVX-512F.
     if worth(out.len()) {
         chunks_claimed(out, CHUNK, |i, o| unsafe {

@@ -12,7 +12,8 @@ pub const PAR_THRESHOLD: usize = 1 << 16;
 pub fn worth(n: usize) -> bool {
     n >= PAR_THRESHOLD && crate::cpu::thread_pool::num_threads() > 1
 }
-const CHUNK: usize = 1 << 13;
+/// Elements per parallel task of the element loops.
+pub(crate) const CHUNK: usize = 1 << 13;
 /// Elements per unrolled step of the element loops (four AVX-512 vectors of f32).
 const BLOCK: usize = 64;
 

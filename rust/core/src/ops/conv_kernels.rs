@@ -169,6 +169,23 @@ fn rows_mut<T>(ptr: *mut T, ld: usize) -> MatMut<T> {
     }
 }
 
+/// Runs `f(cols, staged)` on this thread's scratch: the block's columns ([C*kk][nb*L]) and,
+/// for several images, an [O][nb*L] staging area for their outputs or output gradients (one
+/// image is used in place, and its staging area is empty).
+fn with_block_scratch<T: ConvFloat, R>(
+    g: &Geometry,
+    nb: usize,
+    f: impl FnOnce(&mut [T], &mut [T]) -> R,
+) -> R {
+    let ld = nb * g.l();
+    let cols_len = g.c * g.kk() * ld;
+    let staged_len = if nb > 1 { g.o * ld } else { 0 };
+    with_scratch::<T, _>(cols_len + staged_len, |ws| {
+        let (cols, staged) = ws.split_at_mut(cols_len);
+        f(cols, staged)
+    })
+}
+
 /// Output of `nb` images: W * columns, one product per group over all the block's
 /// columns, then each image's share moved to its place with the bias added.
 fn forward_block<T: ConvFloat>(
@@ -182,11 +199,7 @@ fn forward_block<T: ConvFloat>(
 ) {
     let (og, k, l) = (g.og(), g.k(), g.l());
     let ld = nb * l;
-    let cols_len = g.c * g.kk() * ld;
-    // One image is multiplied straight into `out`; several go through [O][nb*L] scratch.
-    let staged_len = if nb > 1 { g.o * ld } else { 0 };
-    with_scratch::<T, _>(cols_len + staged_len, |ws| {
-        let (cols, staged) = ws.split_at_mut(cols_len);
+    with_block_scratch::<T, _>(g, nb, |cols, staged| {
         unfold_block(g, x_imgs, nb, cols);
         let (dst, dst_ld) = if nb > 1 {
             (&mut *staged, ld)
@@ -264,10 +277,7 @@ fn backward_block<T: ConvFloat>(
 ) {
     let (og, k, l) = (g.og(), g.k(), g.l());
     let ld = nb * l;
-    let cols_len = g.c * g.kk() * ld;
-    let staged_len = if nb > 1 { g.o * ld } else { 0 };
-    with_scratch::<T, _>(cols_len + staged_len, |ws| {
-        let (cols, staged) = ws.split_at_mut(cols_len);
+    with_block_scratch::<T, _>(g, nb, |cols, staged| {
         let gmat: &[T] = if nb > 1 {
             for b in 0..nb {
                 for o in 0..g.o {
