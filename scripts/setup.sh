@@ -7,5 +7,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip >/dev/null
-python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors scikit-learn tqdm matplotlib
+# torch is the oracle the module, optimizer and op tables compare against (CPU runs).
+python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors scikit-learn tqdm matplotlib torch
 maturin develop --release -q

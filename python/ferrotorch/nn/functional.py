@@ -46,7 +46,9 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     """y_k = x1^T A_k x2 + b_k."""
-    out = _core.einsum("...i,kij,...j->...k", input1, weight, input2)
+    from .._index_ops import einsum
+
+    out = einsum("...i,kij,...j->...k", input1, weight, input2)
     return out + bias if bias is not None else out
 
 

@@ -69,8 +69,9 @@ class _ConvNd(Module):
         else:
             shape = (out_channels, in_channels // groups) + self.kernel_size
         self.weight = Parameter(_core.empty(*shape, dtype=dt))
-        self.bias = Parameter(_core.empty(out_channels, dtype=dt)) if bias else None
-        if not bias:
+        if bias:
+            self.bias = Parameter(_core.empty(out_channels, dtype=dt))
+        else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 

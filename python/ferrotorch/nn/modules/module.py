@@ -14,6 +14,14 @@ from ..parameter import Buffer, Parameter
 Tensor = _core.Tensor
 
 
+def _typename(obj: Any) -> str:
+    """PyTorch's name for a value's type in error messages (``torch.FloatTensor`` for tensors)."""
+    if isinstance(obj, Tensor):
+        return obj.type() if hasattr(obj, "type") else "torch.Tensor"
+    module = type(obj).__module__
+    return type(obj).__qualname__ if module in ("builtins", "__builtin__", None) else f"{module}.{type(obj).__qualname__}"
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     def __repr__(self) -> str:
         if not self.missing_keys and not self.unexpected_keys:
@@ -64,31 +72,38 @@ class Module:
 
     # ---- registration ----
 
-    def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
-        """Adds a parameter (or None, a placeholder) under ``name``."""
-        if "_parameters" not in self.__dict__:
-            raise AttributeError("cannot assign parameter before Module.__init__() call")
+    def _check_member_name(self, kind: str, store: str, name: Any) -> None:
+        """PyTorch's checks before a name is registered as a parameter, buffer or module."""
+        if store not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
-        if "." in name or name == "":
-            raise KeyError(f'parameter name can\'t contain "." or be empty (got "{name}")')
-        if hasattr(self, name) and name not in self._parameters:
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self.__dict__[store]:
             raise KeyError(f"attribute '{name}' already exists")
-        if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' (torch.nn.Parameter or None required)")
+
+    def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
+        """Adds a parameter (or None, a placeholder that keeps the name declared) under ``name``."""
+        self._check_member_name("parameter", "_parameters", name)
+        if param is not None:
+            if not isinstance(param, Parameter):
+                raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' (torch.nn.Parameter or None required)")
+            if param.grad_fn is not None:
+                raise ValueError(
+                    f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created explicitly. "
+                    f"To express '{name}' as a function of another Tensor, compute the value in the forward() method."
+                )
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
-        """Adds a buffer (state that is not a parameter); non-persistent buffers are left out of
-        the state_dict."""
-        if "_buffers" not in self.__dict__:
-            raise AttributeError("cannot assign buffer before Module.__init__() call")
-        if "." in name or name == "":
-            raise KeyError(f'buffer name can\'t contain "." or be empty (got "{name}")')
-        if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        """Adds a buffer (state that is not a parameter, or None); non-persistent buffers are
+        left out of the state_dict."""
+        self._check_member_name("buffer", "_buffers", name)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (torch Tensor or None required)")
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -96,50 +111,64 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Optional["Module"]) -> None:
-        """Adds a child module under ``name``."""
+        """Adds a child module (or None) under ``name``."""
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{type(module).__name__} is not a Module subclass")
-        if "." in name or name == "":
-            raise KeyError(f'module name can\'t contain "." or be empty (got "{name}")')
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_member_name("module", "_modules", name)
         self._modules[name] = module
 
     register_module = add_module
 
+    def _forget(self, name: str, *stores: Any) -> None:
+        for store in stores:
+            if store is not None and name in store:
+                if isinstance(store, set):
+                    store.discard(name)
+                else:
+                    del store[name]
+
     def __setattr__(self, name: str, value: Any) -> None:
+        # The same precedence as PyTorch: a Parameter value, then a name already declared as a
+        # parameter, then modules, then buffers; anything else is a plain attribute.
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            for store in (d.get("_buffers"), d.get("_modules")):
-                if store is not None:
-                    store.pop(name, None)
-            d.pop(name, None)
+            self._forget(name, d, d.get("_buffers"), d.get("_modules"), d.get("_non_persistent_buffers_set"))
             self.register_parameter(name, value)
-        elif params is not None and name in params:
+            return
+        if params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' (torch.nn.Parameter or None expected)")
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
-        elif isinstance(value, Module):
-            if d.get("_modules") is None:
+            return
+        modules = d.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            for store in (params, d.get("_buffers")):
-                if store is not None:
-                    store.pop(name, None)
-            d.pop(name, None)
-            self._modules[name] = value
-        elif d.get("_modules") is not None and name in d["_modules"]:
+            self._forget(name, d, params, d.get("_buffers"), d.get("_non_persistent_buffers_set"))
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' (torch.nn.Module or None expected)")
-            self._modules[name] = value
-        elif isinstance(value, Buffer):
-            self.register_buffer(name, value, getattr(value, "persistent", True))
-        elif d.get("_buffers") is not None and name in d["_buffers"]:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' (torch.nn.Module or None expected)")
+            modules[name] = value
+            return
+        buffers = d.get("_buffers")
+        if isinstance(value, Buffer) or (buffers is not None and name in buffers):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (torch.Tensor or None expected)")
-            self._buffers[name] = value
-        else:
-            object.__setattr__(self, name, value)
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.nn.Buffer, torch.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                if buffers is None:
+                    raise AttributeError("cannot assign buffer before Module.__init__() call")
+                persistent = value.persistent
+                self._forget(name, d, params, modules)
+                self.register_buffer(name, value, persistent)
+            else:
+                buffers[name] = value
+            return
+        object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
         d = self.__dict__

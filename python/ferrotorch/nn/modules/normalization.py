@@ -94,8 +94,9 @@ class LayerNorm(Module):
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(_core.ones(*self.normalized_shape, dtype=dt))
-            self.bias = Parameter(_core.zeros(*self.normalized_shape, dtype=dt)) if bias else None
-            if not bias:
+            if bias:
+                self.bias = Parameter(_core.zeros(*self.normalized_shape, dtype=dt))
+            else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)

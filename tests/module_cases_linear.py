@@ -1,0 +1,14 @@
+"""Module table cases: Identity, Linear, Bilinear."""
+
+from module_table import ModCase, one, randn
+
+CASES = [
+    ModCase("Identity", lambda t: t.nn.Identity(3, foo=1), one(2, 3)),
+    ModCase("Linear", lambda t: t.nn.Linear(5, 3), one(4, 5)),
+    ModCase("Linear-nobias", lambda t: t.nn.Linear(5, 3, bias=False), one(2, 4, 5)),
+    ModCase("Linear-f64", lambda t: t.nn.Linear(5, 3, dtype=t.float64, device="cpu"), one(4, 5, dtype="float64")),
+    ModCase("Linear-1d-input", lambda t: t.nn.Linear(5, 3), one(5)),
+    ModCase("Linear-zero-batch", lambda t: t.nn.Linear(5, 3), one(0, 5)),
+    ModCase("Bilinear", lambda t: t.nn.Bilinear(3, 4, 2), lambda rng: (randn(5, 3)(rng), randn(5, 4)(rng))),
+    ModCase("Bilinear-nobias", lambda t: t.nn.Bilinear(3, 4, 2, bias=False), lambda rng: (randn(5, 3)(rng), randn(5, 4)(rng))),
+]
