@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from pathlib import Path
 from typing import Any, List, Tuple
@@ -18,10 +19,12 @@ pytestmark = needs_torch
 
 
 def _all_cases() -> List[ModCase]:
+    # MODULE_CASES=conv,pooling restricts the run to those case files (while one is being edited).
+    only = {f"module_cases_{n}" for n in os.environ.get("MODULE_CASES", "").split(",") if n}
     cases: List[ModCase] = []
     here = Path(__file__).parent
     for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda i: i.name):
-        if info.name.startswith("module_cases_"):
+        if info.name.startswith("module_cases_") and (not only or info.name in only):
             cases.extend(importlib.import_module(info.name).CASES)
     ids = [c.id for c in cases]
     dup = {i for i in ids if ids.count(i) > 1}
