@@ -6,7 +6,6 @@ from typing import Any, Optional
 
 from .. import _core
 from .. import _nn_kernels as _K
-from .._index_ops import pad as _pad
 from .modules.normalization import rms_norm as rms_norm
 from .modules.transformer import scaled_dot_product_attention as scaled_dot_product_attention
 
@@ -27,7 +26,8 @@ layer_norm = _K.layer_norm
 group_norm = _K.group_norm
 batch_norm = _K.batch_norm
 interpolate = _K.interpolate
-pad = _pad
+from .modules.padding import pad as pad  # noqa: E402
+from .modules.conv import conv3d as conv3d, conv_transpose1d as conv_transpose1d, conv_transpose3d as conv_transpose3d  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

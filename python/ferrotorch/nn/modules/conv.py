@@ -1,17 +1,25 @@
-"""Convolution layers: Conv1d, Conv2d, ConvTranspose2d (PyTorch's parameter layout and init)."""
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d (PyTorch's parameter layout,
+init, repr and padding modes), with the functional conv3d / conv_transpose1d / conv_transpose3d.
+
+The 1-D forms run the 2-D kernels with a height of 1; the 3-D forms sum 2-D convolutions over
+the kernel's depth taps (depth folded into the batch), so autograd supplies their gradients.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ... import _core
 from ... import _nn_kernels as K
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from .padding import pad as _pad
 
 Tensor = _core.Tensor
+
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 def _ntuple(v: Any, n: int) -> Tuple[int, ...]:
@@ -19,6 +27,108 @@ def _ntuple(v: Any, n: int) -> Tuple[int, ...]:
         return (v,) * n
     v = tuple(v)
     return v if len(v) == n else (v[0],) * n
+
+
+def _same_pads(kernel: Sequence[int], dilation: Sequence[int]) -> List[Tuple[int, int]]:
+    """'same' padding per dim: total d*(k-1), the odd extra element on the right."""
+    out = []
+    for k, d in zip(kernel, dilation):
+        total = d * (k - 1)
+        out.append((total // 2, total - total // 2))
+    return out
+
+
+def _flat_pad(pairs: Sequence[Tuple[int, int]]) -> List[int]:
+    """Per-dim (left, right) pairs, first dim first, as F.pad's list (last dim first)."""
+    flat: List[int] = []
+    for left, right in reversed(list(pairs)):
+        flat += [left, right]
+    return flat
+
+
+def _batched(op: str, input: Tensor, n: int) -> Tuple[Tensor, bool]:
+    if input.ndim == n + 1:
+        return input.unsqueeze(0), True
+    if input.ndim != n + 2:
+        raise RuntimeError(f"{op}: Expected {n + 1}D (unbatched) or {n + 2}D (batched) input, but got input of size: {list(input.shape)}")
+    return input, False
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
+    x, unbatched = _batched("conv3d", input, 3)
+    if weight.ndim != 5:
+        raise RuntimeError(f"conv3d: Expected 5-dimensional weight, but got weight of size {list(weight.shape)}")
+    s, d = _ntuple(stride, 3), _ntuple(dilation, 3)
+    k = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+        if padding == "same" and any(v != 1 for v in s):
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        pairs = _same_pads(k, d) if padding == "same" else [(0, 0)] * 3
+        x = _pad(x, _flat_pad(pairs))
+        p: Tuple[int, ...] = (0, 0, 0)
+    else:
+        p = _ntuple(padding, 3)
+    if p[0]:
+        x = _pad(x, [0, 0, 0, 0, p[0], p[0]])
+    n, c, depth, h, w = x.shape
+    if c != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have {weight.shape[1] * groups} channels, but got {c} channels instead"
+        )
+    od = (depth - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    if od <= 0:
+        raise RuntimeError(f"conv3d: Calculated output depth {od} is too small for input of size {list(input.shape)} and kernel {list(k)}")
+    out = None
+    for j in range(k[0]):
+        start = j * d[0]
+        xs = x[:, :, start : start + (od - 1) * s[0] + 1 : s[0]]
+        xs = xs.permute(0, 2, 1, 3, 4).reshape(n * od, c, h, w)
+        y = K.conv2d(xs, weight[:, :, j].contiguous(), None, s[1:], p[1:], d[1:], groups)
+        out = y if out is None else out + y
+    assert out is not None
+    out = out.reshape(n, od, out.shape[1], out.shape[2], out.shape[3]).permute(0, 2, 1, 3, 4)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """Transposed 1-D convolution over [N, C, L] (or [C, L]) inputs."""
+    x, unbatched = _batched("conv_transpose1d", input, 1)
+    # A height-1 image: stride and dilation 1, no padding along the height.
+    s, p, op, d = ((fill, _ntuple(v, 1)[0]) for fill, v in ((1, stride), (0, padding), (0, output_padding), (1, dilation)))
+    out = K.conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, s, p, op, groups, d).squeeze(2)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """Transposed 3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
+    x, unbatched = _batched("conv_transpose3d", input, 3)
+    s, p, op, d = (_ntuple(v, 3) for v in (stride, padding, output_padding, dilation))
+    n, c, depth, h, w = x.shape
+    kd = weight.shape[2]
+    full = (depth - 1) * s[0] + d[0] * (kd - 1) + 1 + op[0]
+    planes = x.permute(0, 2, 1, 3, 4).reshape(n * depth, c, h, w)
+    out = None
+    for j in range(kd):
+        y = K.conv_transpose2d(planes, weight[:, :, j].contiguous(), None, s[1:], p[1:], op[1:], groups, d[1:])
+        y = y.reshape(n, depth, y.shape[1], y.shape[2], y.shape[3])
+        if s[0] > 1:
+            # Input plane i lands on output plane i*stride (+ j*dilation): interleave zero planes.
+            zeros = _core.zeros(y.shape, dtype=y.dtype)
+            y = _core.stack([y] + [zeros] * (s[0] - 1), 2).reshape(n, depth * s[0], y.shape[2], y.shape[3], y.shape[4])
+            y = y.narrow(1, 0, (depth - 1) * s[0] + 1)
+        front = j * d[0]
+        y = _pad(y, [0, 0, 0, 0, 0, 0, front, full - front - y.shape[1]])
+        out = y if out is None else out + y
+    assert out is not None
+    out = out.narrow(1, p[0], full - 2 * p[0]).permute(0, 2, 1, 3, 4)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out.squeeze(0) if unbatched else out
 
 
 class _ConvNd(Module):
@@ -48,21 +158,29 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"padding_mode='{padding_mode}' is not supported yet (only 'zeros')")
-        if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
-            if padding == "same" and any(s != 1 for s in _ntuple(stride, n)):
-                raise ValueError("padding='same' is not supported for strided convolutions")
-        self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, n)
         self.stride = _ntuple(stride, n)
-        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation = _ntuple(dilation, n)
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
+            if padding == "same" and any(s != 1 for s in self.stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.output_padding = _ntuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
+        # The F.pad list for the non-zero padding modes (last dim first, as F.pad wants it).
+        if padding == "same":
+            pairs = _same_pads(self.kernel_size, self.dilation)
+        elif padding == "valid":
+            pairs = [(0, 0)] * n
+        else:
+            pairs = [(p, p) for p in self.padding]
+        self._reversed_padding_repeated_twice = _flat_pad(pairs)
         dt = dtype or _core.get_default_dtype()
         if self.transposed:
             shape = (in_channels, out_channels // groups) + self.kernel_size
@@ -88,7 +206,7 @@ class _ConvNd(Module):
         n = self._n
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding != (0,) * n:
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
         if self.output_padding != (0,) * n:
@@ -97,7 +215,15 @@ class _ConvNd(Module):
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+    def _padded(self, input: Tensor) -> Tuple[Tensor, Any]:
+        """The input and the padding to give the kernel: non-zero modes pad with F.pad first."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        return _pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), 0
 
 
 class Conv1d(_ConvNd):
@@ -106,7 +232,9 @@ class Conv1d(_ConvNd):
     _n = 1
 
     def forward(self, input: Tensor) -> Tensor:
-        return K.conv1d(input, self.weight, self.bias, self.stride, self.padding if isinstance(self.padding, str) else self.padding[0], self.dilation, self.groups)
+        x, p = self._padded(input)
+        p = p if isinstance(p, str) else _ntuple(p, 1)[0]
+        return K.conv1d(x, self.weight, self.bias, self.stride, p, self.dilation, self.groups)
 
 
 class Conv2d(_ConvNd):
@@ -118,23 +246,70 @@ class Conv2d(_ConvNd):
     """
 
     def forward(self, input: Tensor) -> Tensor:
-        return K.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        x, p = self._padded(input)
+        return K.conv2d(x, self.weight, self.bias, self.stride, p, self.dilation, self.groups)
 
 
-class ConvTranspose2d(_ConvNd):
-    """Transposed 2-D convolution; weight [C_in, C_out/groups, kh, kw]."""
+class Conv3d(_ConvNd):
+    """3-D convolution over [N, C_in, D, H, W] inputs; weight [C_out, C_in/groups, kd, kh, kw]."""
 
+    _n = 3
+
+    def forward(self, input: Tensor) -> Tensor:
+        x, p = self._padded(input)
+        return conv3d(x, self.weight, self.bias, self.stride, p, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
     transposed = True
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype, output_padding=output_padding)
 
-    def forward(self, input: Tensor, output_size: Optional[Any] = None) -> Tensor:
-        op = self.output_padding
-        if output_size is not None:
-            # Choose output_padding so that the result has the requested spatial size.
-            size = list(output_size)[-2:]
-            h, w = input.shape[-2], input.shape[-1]
-            base = [(d - 1) * self.stride[i] - 2 * self.padding[i] + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i, d in enumerate((h, w))]
-            op = tuple(size[i] - base[i] for i in range(2))
+    def _output_padding(self, input: Tensor, output_size: Optional[Sequence[int]]) -> Tuple[int, ...]:
+        """output_padding, or the one that gives ``output_size`` (which may include N and C)."""
+        n = self._n
+        if output_size is None:
+            return self.output_padding
+        lead = 2 if input.ndim == n + 2 else 1
+        size = [int(v) for v in output_size]
+        if len(size) == n + lead:
+            size = size[lead:]
+        if len(size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or {n + lead} elements (got {len(size)})")
+        mins = [(input.shape[lead + i] - 1) * self.stride[i] - 2 * self.padding[i] + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(n)]
+        maxs = [mins[i] + self.stride[i] - 1 for i in range(n)]
+        for i in range(n):
+            if not mins[i] <= size[i] <= maxs[i]:
+                raise ValueError(f"requested an output size of {size}, but valid sizes range from {mins} to {maxs} (for an input of {input.shape[lead:]})")
+        return tuple(size[i] - mins[i] for i in range(n))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-D convolution; weight [C_in, C_out/groups, k]."""
+
+    _n = 1
+
+    def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        op = self._output_padding(input, output_size)
+        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-D convolution; weight [C_in, C_out/groups, kh, kw]."""
+
+    def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        op = self._output_padding(input, output_size)
         return K.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Transposed 3-D convolution; weight [C_in, C_out/groups, kd, kh, kw]."""
+
+    _n = 3
+
+    def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        op = self._output_padding(input, output_size)
+        return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)

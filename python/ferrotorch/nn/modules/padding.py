@@ -1,0 +1,243 @@
+"""Padding: ``F.pad`` with every mode, and the Zero/Constant/Reflection/Replication/Circular
+pad layers in 1-D, 2-D and 3-D.
+
+The non-constant modes gather source positions with ``index_select`` one dim at a time, so
+their gradient (a scatter-add back to the sources) comes from autograd.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+from ... import _core
+from ..._index_ops import pad as _constant_pad
+from .module import Module
+
+Tensor = _core.Tensor
+
+_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def _source_index(i: int, size: int, mode: str) -> int:
+    """The input position that output position ``i`` (in input coordinates) copies."""
+    if mode == "replicate":
+        return min(max(i, 0), size - 1)
+    if mode == "circular":
+        return i % size
+    # reflect: mirror about the first and last element without repeating them.
+    if i < 0:
+        return -i
+    if i >= size:
+        return 2 * (size - 1) - i
+    return i
+
+
+def _check_sizes(input: Tensor, pad: Sequence[int], mode: str) -> None:
+    npad = len(pad) // 2
+    if input.ndim not in (npad + 1, npad + 2) or npad > 3:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+    shape = list(input.shape)
+    first = 1 if input.ndim == npad + 2 else 0
+    if any(s == 0 for s in shape[first:]):
+        lo = npad + 1
+        raise RuntimeError(
+            f"Expected {lo}D or {lo + 1}D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: {shape}"
+        )
+    for k in range(npad):
+        d = input.ndim - 1 - k
+        left, right = int(pad[2 * k]), int(pad[2 * k + 1])
+        if mode == "reflect" and (left >= shape[d] or right >= shape[d]):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({left}, {right}) at dimension {d} of input {shape}"
+            )
+        if mode == "circular" and (left > shape[d] or right > shape[d]):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if shape[d] + left + right < 0:
+            raise RuntimeError(f"pad: the padded size of dimension {d} would be negative: {shape[d]} + {left} + {right}")
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
+    """Pads ``input``; ``pad`` lists (left, right) amounts starting from the last dim.
+
+    ``mode`` is ``'constant'`` (fill with ``value``, default 0), ``'reflect'`` (mirror without
+    the edge), ``'replicate'`` (repeat the edge) or ``'circular'`` (wrap around). Negative
+    amounts crop.
+
+    >>> import ferrotorch as torch
+    >>> torch.nn.functional.pad(torch.arange(4.0).reshape(1, 1, 4), (2, 1), mode="reflect")
+    tensor([[[2., 1., 0., 1., 2., 3., 2.]]])
+    """
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but got padding length {len(pad)} and input of dimension {input.ndim}"
+        )
+    if mode == "constant":
+        return _constant_pad(input, pad, "constant", value)
+    if mode not in _MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    _check_sizes(input, pad, mode)
+    out = input
+    for k in range(len(pad) // 2):
+        d = input.ndim - 1 - k
+        left, right = pad[2 * k], pad[2 * k + 1]
+        if left == 0 and right == 0:
+            continue
+        size = out.shape[d]
+        idx = [_source_index(i - left, size, mode) for i in range(size + left + right)]
+        out = out.index_select(d, _core.tensor(idx))
+    return out
+
+
+def _ntuple_pad(padding: Any, n: int) -> Tuple[int, ...]:
+    """A padding argument as 2*n ints (left, right per dim, last dim first)."""
+    if isinstance(padding, int):
+        return (padding,) * (2 * n)
+    return tuple(padding)
+
+
+class _PadNd(Module):
+    _n = 1
+    _mode = "constant"
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple_pad(padding, self._n)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return pad(input, self.padding, self._mode)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class _ConstantPadNd(_PadNd):
+    def __init__(self, padding: Any, value: float) -> None:
+        super().__init__(padding)
+        self.value = value
+
+    def forward(self, input: Tensor) -> Tensor:
+        return pad(input, self.padding, "constant", self.value)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, value={self.value}"
+
+
+class ConstantPad1d(_ConstantPadNd):
+    """Pads the last dim with a constant: ``padding`` is an int or (left, right)."""
+
+    _n = 1
+
+
+class ConstantPad2d(_ConstantPadNd):
+    """Pads the last 2 dims with a constant: an int or (left, right, top, bottom)."""
+
+    _n = 2
+
+
+class ConstantPad3d(_ConstantPadNd):
+    """Pads the last 3 dims with a constant: an int or (left, right, top, bottom, front, back)."""
+
+    _n = 3
+
+
+class _ZeroPadNd(_ConstantPadNd):
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ZeroPad1d(_ZeroPadNd):
+    """Pads the last dim with zeros."""
+
+    _n = 1
+
+
+class ZeroPad2d(_ZeroPadNd):
+    """Pads the last 2 dims with zeros."""
+
+    _n = 2
+
+
+class ZeroPad3d(_ZeroPadNd):
+    """Pads the last 3 dims with zeros."""
+
+    _n = 3
+
+
+class ReflectionPad1d(_PadNd):
+    """Pads the last dim with its mirror image (the edge not repeated)."""
+
+    _n, _mode = 1, "reflect"
+
+
+class ReflectionPad2d(_PadNd):
+    """Pads the last 2 dims with their mirror image."""
+
+    _n, _mode = 2, "reflect"
+
+
+class ReflectionPad3d(_PadNd):
+    """Pads the last 3 dims with their mirror image."""
+
+    _n, _mode = 3, "reflect"
+
+
+class ReplicationPad1d(_PadNd):
+    """Pads the last dim by repeating its edge values."""
+
+    _n, _mode = 1, "replicate"
+
+
+class ReplicationPad2d(_PadNd):
+    """Pads the last 2 dims by repeating their edge values."""
+
+    _n, _mode = 2, "replicate"
+
+
+class ReplicationPad3d(_PadNd):
+    """Pads the last 3 dims by repeating their edge values."""
+
+    _n, _mode = 3, "replicate"
+
+
+class _CircularPadNd(_PadNd):
+    _mode = "circular"
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.ndim not in (self._n + 1, self._n + 2):
+            raise ValueError(f"expected {self._n + 1}D or {self._n + 2}D input (got {input.ndim}D input)")
+        return pad(input, self.padding, "circular")
+
+
+class CircularPad1d(_CircularPadNd):
+    """Pads the last dim by wrapping around."""
+
+    _n, _mode = 1, "circular"
+
+
+class CircularPad2d(_CircularPadNd):
+    """Pads the last 2 dims by wrapping around."""
+
+    _n, _mode = 2, "circular"
+
+
+class CircularPad3d(_CircularPadNd):
+    """Pads the last 3 dims by wrapping around."""
+
+    _n, _mode = 3, "circular"
+
+
+__all__: List[str] = [n for n in dir() if n.endswith(("Pad1d", "Pad2d", "Pad3d"))] + ["pad"]
