@@ -25,6 +25,9 @@ class ModCase:
       else is passed as it is. ``kwargs`` go to forward the same way.
     - ``random_train``: the train-mode output is random (dropout): only shapes are compared.
     - ``modes``: which of "train"/"eval" to run.
+    - ``adapt_inputs(lib, inputs)``: turns the tensors made from ``inputs`` into what forward
+      takes, with either library (e.g. packing them into a PackedSequence); gradients are still
+      checked on the tensors it was given.
     """
 
     id: str
@@ -37,6 +40,7 @@ class ModCase:
     rtol: float = 1e-4
     atol: float = 1e-5
     backward: bool = True
+    adapt_inputs: Optional[Callable[[Any, List[Any]], List[Any]]] = None
 
 
 def randn(*shape: int, dtype: Any = np.float32) -> Callable[[np.random.Generator], np.ndarray]:

@@ -84,8 +84,10 @@ def test_forward_backward(case: ModCase) -> None:
         ours.zero_grad()
         theirs.zero_grad()
         xi, ti, kwi, kwt, grad_idx = _inputs(case, seed)
-        out_o = ours(*xi, **kwi)
-        out_t = theirs(*ti, **kwt)
+        args_o = case.adapt_inputs(torch, xi) if case.adapt_inputs else xi
+        args_t = case.adapt_inputs(pt, ti) if case.adapt_inputs else ti
+        out_o = ours(*args_o, **kwi)
+        out_t = theirs(*args_t, **kwt)
         fo = flatten_tensors(out_o, lambda v: isinstance(v, torch.Tensor))
         ft = flatten_tensors(out_t, lambda v: isinstance(v, pt.Tensor))
         assert len(fo) == len(ft), f"{mode}: {len(fo)} output tensors vs torch {len(ft)}"

@@ -34,6 +34,7 @@ from .loss import (
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, RMSNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
-from .rnn import GRU, LSTM, RNN
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
