@@ -172,167 +172,30 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     return (x1 - x2 + eps).norm(p, -1, keepdim)
 
 
-# ---- losses ----
+# ---- losses (nn/_functional_loss.py) ----
 
-
-def _reduce(loss: Tensor, reduction: str) -> Tensor:
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _check_same(op: str, input: Tensor, target: Tensor) -> None:
-    if tuple(input.shape) != tuple(target.shape):
-        import warnings
-
-        warnings.warn(
-            f"{op}: Using a target size ({target.shape}) that is different to the input size ({input.shape}). This will likely lead to incorrect results due to broadcasting.",
-            stacklevel=3,
-        )
-
-
-def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
-    _check_same("mse_loss", input, target)
-    d = input - target
-    return _reduce(d * d, reduction)
-
-
-def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    _check_same("l1_loss", input, target)
-    return _reduce((input - target).abs(), reduction)
-
-
-def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
-    d = (input - target).abs()
-    if beta == 0.0:
-        return _reduce(d, reduction)
-    loss = _core._where3(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
-    return _reduce(loss, reduction)
-
-
-def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Optional[Tensor] = None) -> Tensor:
-    d = (input - target).abs()
-    loss = _core._where3(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
-    return _reduce(loss, reduction)
-
-
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """-(t log x + (1 - t) log(1 - x)) with logs clamped at -100, as PyTorch."""
-    if tuple(input.shape) != tuple(target.shape):
-        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is deprecated. Please ensure they have the same size.")
-    log_x = input.log().clamp_min(-100.0)
-    log_1mx = (1 - input).log().clamp_min(-100.0)
-    loss = -(target * log_x + (1 - target) * log_1mx)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
-
-
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> Tensor:
-    """Sigmoid + BCE in a numerically stable form: (1 - t) x + l * softplus(-x), where
-    l = 1 + (pos_weight - 1) t."""
-    if tuple(input.shape) != tuple(target.shape):
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    sp = softplus(-input)
-    if pos_weight is not None:
-        lw = 1 + (pos_weight - 1) * target
-        loss = (1 - target) * input + lw * sp
-    else:
-        loss = (1 - target) * input + sp
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
-
-
-def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """Negative log likelihood of log-probabilities ``input`` [N, C, *] at class ``target``."""
-    if input.ndim < 1:
-        raise ValueError(f"nll_loss: expected input with at least 1 dimension, got {input.ndim}")
-    unbatched = input.ndim == 1
-    x = input.unsqueeze(0) if unbatched else input
-    t = target.unsqueeze(0) if unbatched else target
-    if x.shape[0] != t.shape[0]:
-        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]}).")
-    if t.dtype not in (_core.int64, _core.int32, _core.uint8):
-        raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {t.dtype}")
-    c = x.shape[1]
-    # Classes last, then one row per element.
-    xs = x.movedim(1, -1).reshape(-1, c)
-    ts = t.reshape(-1)
-    valid = ts != ignore_index
-    safe = _core._where3(valid, ts, 0)
-    if bool((safe < 0).any()) or bool((safe >= c).any()):
-        raise IndexError(f"nll_loss: Target {int(safe.max().item())} is out of bounds for {c} classes.")
-    picked = -xs.gather(1, safe.unsqueeze(1)).squeeze(1)
-    w = weight.index_select(0, safe) if weight is not None else _core.ones(ts.shape, dtype=x.dtype)
-    w = w * valid.to(x.dtype)
-    loss = picked * w
-    if reduction == "mean":
-        return loss.sum() / w.sum()
-    if reduction == "none":
-        return loss.reshape(t.shape).squeeze(0) if unbatched else loss.reshape(t.shape)
-    return _reduce(loss, reduction)
-
-
-def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: int = -100, reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
-    """log_softmax + nll_loss for class indices; soft-label cross entropy for probabilities."""
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    cdim = 0 if input.ndim == 1 else 1
-    logp = input.log_softmax(cdim)
-    c = input.shape[cdim]
-    if target.dtype.is_floating_point:
-        # Class probabilities.
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError(f"cross_entropy: target of shape {list(target.shape)} must match input {list(input.shape)} for class probabilities")
-        t = target * (1 - label_smoothing) + label_smoothing / c if label_smoothing else target
-        wl = logp * weight.reshape([c] + [1] * (input.ndim - cdim - 1)) if weight is not None else logp
-        return _reduce(-(t * wl).sum(cdim), reduction)
-    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if not label_smoothing:
-        return nll
-    # Smoothing term: the mean over classes of -log p, with the same weights and ignore mask.
-    x = logp.unsqueeze(0) if logp.ndim == 1 else logp
-    t = target.unsqueeze(0) if target.ndim == 0 else target
-    xs = x.movedim(1, -1).reshape(-1, c)
-    valid = (t.reshape(-1) != ignore_index).to(x.dtype)
-    wv = weight.reshape(1, c) if weight is not None else _core.ones(1, c, dtype=x.dtype)
-    smooth = -(xs * wv).sum(1) * valid
-    if reduction == "mean":
-        if weight is not None:
-            denom = (weight.index_select(0, _core._where3(t.reshape(-1) != ignore_index, t.reshape(-1), 0)) * valid).sum()
-        else:
-            denom = valid.sum()
-        smooth = smooth.sum() / denom
-    elif reduction == "sum":
-        smooth = smooth.sum()
-    else:
-        smooth = smooth.reshape(target.shape)
-    return (1 - label_smoothing) * nll + label_smoothing / c * smooth
-
-
-def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean", log_target: bool = False) -> Tensor:
-    """KL(target || exp(input)) pointwise: target * (log target - input)."""
-    if log_target:
-        loss = target.exp() * (target - input)
-    else:
-        safe = _core._where3(target > 0, target, _core.ones((), dtype=target.dtype))
-        loss = _core._where3(target > 0, target * (safe.log() - input), _core.zeros((), dtype=input.dtype))
-    if reduction == "batchmean":
-        return loss.sum() / input.shape[0] if input.ndim > 0 else loss.sum()
-    return _reduce(loss, reduction)
-
-
-def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
-    eps = 1e-12
-    cos = (input1 * input2).sum(-1) / ((input1 * input1).sum(-1) * (input2 * input2).sum(-1) + eps).sqrt()
-    loss = _core._where3(target == 1, 1 - cos, (cos - margin).clamp_min(0.0))
-    return _reduce(loss, reduction)
-
+from ._functional_loss import (  # noqa: E402
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cosine_embedding_loss,
+    cross_entropy,
+    ctc_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    margin_ranking_loss,
+    mse_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    nll_loss,
+    poisson_nll_loss,
+    smooth_l1_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("annotations", "Any", "Optional", "Tensor")]

@@ -1,0 +1,493 @@
+"""The loss functions of ``ferrotorch.nn.functional``.
+
+Each is a composition of differentiable ferrotorch ops, so gradients (with respect to the
+input and, where PyTorch has one, the target) come from autograd. Error classes follow
+PyTorch; messages start with the loss's name and keep PyTorch's wording after it."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Callable, Optional, Union
+
+import ferrotorch as _ft
+
+from .. import _core
+
+Tensor = _core.Tensor
+
+_REDUCTIONS = ("none", "mean", "sum")
+_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _dtype_name(dt: Any) -> str:
+    """PyTorch's scalar-type name (Long, Float, ...) used in its dtype errors."""
+    name = str(dt).split(".")[-1]
+    return _DTYPE_NAMES.get(name, name)
+
+
+def legacy_reduction(size_average: Optional[bool], reduce: Optional[bool]) -> str:
+    """The reduction the deprecated ``size_average``/``reduce`` flags stand for (``reduce``
+    False wins), with PyTorch's deprecation warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.", stacklevel=3)
+    return reduction
+
+
+def _resolve(size_average: Optional[bool], reduce: Optional[bool], reduction: str) -> str:
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _weighted(op: str, loss: Tensor, weight: Optional[Tensor], input: Tensor, reduction: str, mean_by_weight: bool) -> Tensor:
+    """Applies the optional elementwise ``weight`` of mse/l1/huber (same size as the input)."""
+    if weight is None:
+        return _reduce(loss, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError(f"{op}: Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "mean" and mean_by_weight:
+        return loss.sum() / weight.sum()
+    return _reduce(loss, reduction)
+
+
+def _warn_size(input: Tensor, target: Tensor) -> None:
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(
+            f"Using a target size ({_ft.Size(target.shape)}) that is different to the input size ({_ft.Size(input.shape)}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            stacklevel=3,
+        )
+
+
+def _zero(like: Tensor) -> Tensor:
+    return _core.zeros((), dtype=like.dtype)
+
+
+# ---- pointwise regression losses ----
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
+    """Squared error (x - y)^2; a ``weight`` makes the mean a weighted mean."""
+    _warn_size(input, target)
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    d = input - target
+    return _weighted("mse_loss", d * d, weight, input, reduction, mean_by_weight=True)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
+    """Absolute error |x - y|; a ``weight`` makes the mean a weighted mean."""
+    _warn_size(input, target)
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    return _weighted("l1_loss", (input - target).abs(), weight, input, reduction, mean_by_weight=True)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (plain L1 for beta = 0)."""
+    _warn_size(input, target)
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    d = (input - target).abs()
+    if beta == 0.0:
+        return _reduce(d, reduction)
+    return _reduce(_ft.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Optional[Tensor] = None) -> Tensor:
+    """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere."""
+    _warn_size(input, target)
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    d = (input - target).abs()
+    loss = _ft.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _weighted("huber_loss", loss, weight, input, reduction, mean_by_weight=False)
+
+
+# ---- binary classification ----
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """-(t log x + (1 - t) log(1 - x)) with both logs clamped at -100, as PyTorch."""
+    reduction = _resolve(size_average, reduce, reduction)
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(
+            f"binary_cross_entropy: Using a target size ({_ft.Size(target.shape)}) that is different to the input size "
+            f"({_ft.Size(input.shape)}) is deprecated. Please ensure they have the same size."
+        )
+    _check_reduction(reduction)
+    if input.numel() and bool(((input < 0) | (input > 1)).any()):
+        raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
+    loss = -(target * input.log().clamp_min(-100.0) + (1 - target) * (1 - input).log().clamp_min(-100.0))
+    if weight is not None:
+        loss = loss * weight.expand(input.shape)
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> Tensor:
+    """Sigmoid + BCE in a stable form: (1 - t) x + l softplus(-x), l = 1 + (pos_weight - 1) t;
+    ``pos_weight`` broadcasts over the last (class) dim."""
+    reduction = _resolve(size_average, reduce, reduction)
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(f"binary_cross_entropy_with_logits: Target size ({_ft.Size(target.shape)}) must be the same as input size ({_ft.Size(input.shape)})")
+    _check_reduction(reduction)
+    sp = _core._softplus(-input, 1.0, 20.0)
+    scale = 1 + (pos_weight - 1) * target if pos_weight is not None else None
+    loss = (1 - target) * input + (scale * sp if scale is not None else sp)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+# ---- multi-class classification ----
+
+
+def _class_targets(op: str, input: Tensor, target: Tensor, weight: Optional[Tensor]) -> None:
+    """PyTorch's checks on class-index targets: dtype, batch and spatial sizes, weight length."""
+    if input.ndim < 1:
+        raise ValueError(f"{op}: Expected 1 or more dimensions (got {input.ndim})")
+    if target.dtype not in (_core.int64, _core.uint8):
+        raise RuntimeError(f"{op}: expected target dtype to be Long or Byte, but got {_dtype_name(target.dtype)}")
+    if input.ndim == 1:
+        if target.ndim > 1 or (target.ndim == 1 and target.shape[0] != 1):
+            raise RuntimeError(f"{op}: 0D or 1D target tensor expected, multi-target not supported (got input: {list(input.shape)}, target: {list(target.shape)})")
+    else:
+        if target.ndim == 0 or input.shape[0] != target.shape[0]:
+            got = target.shape[0] if target.ndim else 0
+            raise ValueError(f"{op}: Expected input batch_size ({input.shape[0]}) to match target batch_size ({got}).")
+        if input.ndim == 2 and target.ndim != 1:
+            raise RuntimeError(f"{op}: 0D or 1D target tensor expected, multi-target not supported (got input: {list(input.shape)}, target: {list(target.shape)})")
+        want = [input.shape[0]] + list(input.shape[2:])
+        if input.ndim > 2 and list(target.shape) != want:
+            raise RuntimeError(f"{op}: Expected target size {want}, got {list(target.shape)}")
+    c = input.shape[0 if input.ndim == 1 else 1]
+    if weight is not None and (weight.ndim != 1 or weight.shape[0] != c):
+        raise RuntimeError(f"{op}: weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+
+
+def _rows(input: Tensor, target: Tensor) -> tuple:
+    """(scores [M, C], targets [M]) with classes last, one row per (sample, position)."""
+    if input.ndim == 1:
+        return input.unsqueeze(0), target.reshape(1)
+    c = input.shape[1]
+    return input.movedim(1, -1).reshape(-1, c), target.reshape(-1)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, ignore_index: int = -100, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """-w[t] x[t] for log-probabilities ``input`` [N, C, *] (or [C]); the mean divides by the
+    sum of the weights of the targets that are not ``ignore_index``."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _class_targets("nll_loss", input, target, weight)
+    xs, ts = _rows(input, target.long())
+    c = xs.shape[1]
+    valid = ts != ignore_index
+    bad = (valid & ((ts < 0) | (ts >= c))).nonzero()
+    if bad.numel():
+        raise IndexError(f"nll_loss: Target {int(ts[int(bad[0, 0].item())].item())} is out of bounds.")
+    safe = _ft.where(valid, ts, 0)
+    picked = -xs.gather(1, safe.unsqueeze(1)).squeeze(1)
+    w = weight.to(xs.dtype).index_select(0, safe) if weight is not None else _core.ones(ts.shape, dtype=xs.dtype)
+    w = w * valid.to(xs.dtype)
+    loss = picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    if reduction == "sum":
+        return loss.sum()
+    return loss.reshape(target.shape)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, ignore_index: int = -100, reduce: Optional[bool] = None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax + nll_loss for class indices, soft-label cross entropy for class
+    probabilities (a float target shaped like the input); ``label_smoothing`` mixes in the
+    uniform distribution."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.ndim < 1:
+        raise ValueError(f"cross_entropy: Expected 1 or more dimensions (got {input.ndim})")
+    cdim = 0 if input.ndim == 1 else 1
+    c = input.shape[cdim]
+    logp = input.log_softmax(cdim)
+    if target.dtype.is_floating_point and tuple(target.shape) == tuple(input.shape):
+        return _soft_cross_entropy(logp, target, weight, ignore_index, reduction, label_smoothing, cdim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return nll
+    # The uniform part: the (weighted) sum over classes of -log p, masked like the nll term.
+    xs, ts = _rows(logp, target)
+    valid = ts != ignore_index
+    wrow = weight.to(xs.dtype).reshape(1, c) if weight is not None else None
+    smooth = -(xs * wrow if wrow is not None else xs).sum(1) * valid.to(xs.dtype)
+    if reduction == "mean":
+        if weight is not None:
+            denom = (weight.to(xs.dtype).index_select(0, _ft.where(valid, ts, 0)) * valid.to(xs.dtype)).sum()
+        else:
+            denom = valid.to(xs.dtype).sum()
+        smooth = smooth.sum() / denom
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    else:
+        smooth = smooth.reshape(target.shape)
+    return (1 - label_smoothing) * nll + (label_smoothing / c) * smooth
+
+
+def _soft_cross_entropy(logp: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int, reduction: str, label_smoothing: float, cdim: int) -> Tensor:
+    if ignore_index >= 0:
+        raise RuntimeError("cross_entropy: ignore_index is not supported for floating point target")
+    c = logp.shape[cdim]
+    if weight is not None and (weight.ndim != 1 or weight.shape[0] != c):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+    t = target * (1 - label_smoothing) + label_smoothing / c if label_smoothing else target
+    if weight is not None:
+        logp = logp * weight.to(logp.dtype).reshape([c] + [1] * (logp.ndim - cdim - 1))
+    loss = -(t * logp).sum(cdim)
+    if reduction == "mean":
+        # The mean is over samples (and positions), not over class probabilities.
+        return loss.sum() / (logp.numel() // c) if logp.numel() else loss.sum() / 0.0
+    return _reduce(loss, reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Multi-class hinge: sum over j != y of w[y] max(0, margin - x[y] + x[j])^p, over C."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if p not in (1, 2):
+        raise ValueError("multi_margin_loss: only p == 1 and p == 2 supported")
+    if weight is not None and weight.ndim != 1:
+        raise ValueError("multi_margin_loss: weight must be one-dimensional")
+    if input.ndim > 2 or (input.ndim == 2 and input.shape[1] == 0):
+        raise RuntimeError(f"multi_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(input.shape)}")
+    x = input.reshape(1, -1) if input.ndim < 2 else input
+    t = target.reshape(-1)
+    n, c = x.shape
+    if t.shape[0] != n or target.ndim > 1:
+        raise RuntimeError(f"multi_margin_loss: inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if t.numel() and bool(((t < 0) | (t >= c)).any()):
+        raise IndexError(f"multi_margin_loss: target out of range (input of size {list(input.shape)})")
+    xy = x.gather(1, t.unsqueeze(1))
+    h = (margin - xy + x).clamp_min(0.0)
+    if p == 2:
+        h = h * h
+    if weight is not None:
+        h = h * weight.to(x.dtype).index_select(0, t).unsqueeze(1)
+    others = (t.unsqueeze(1) != _core.arange(c).unsqueeze(0)).to(x.dtype)
+    loss = (h * others).sum(1) / c
+    if reduction == "none":
+        return loss.reshape(target.shape) if input.ndim < 2 else loss
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge: ``target`` lists each sample's classes, ended by the first -1; the loss
+    sums max(0, 1 - (x[j] - x[i])) over listed j and unlisted i, over C."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if input.ndim > 2 or tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"multilabel_margin_loss: inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    x = input.reshape(1, -1) if input.ndim < 2 else input
+    t = target.reshape(x.shape).long()
+    c = x.shape[1]
+    if t.numel() and bool(((t < -1) | (t >= c)).any()):
+        raise IndexError(f"multilabel_margin_loss: target out of range (input of size {list(input.shape)})")
+    listed = (t >= 0).long().cumprod(1).bool()  # positions before the first -1
+    safe = _ft.where(listed, t, 0)
+    is_target = ((safe.unsqueeze(2) == _core.arange(c).reshape(1, 1, c)) & listed.unsqueeze(2)).any(1)
+    xj = x.gather(1, safe)
+    h = (1 - (xj.unsqueeze(2) - x.unsqueeze(1))).clamp_min(0.0)
+    mask = (listed.unsqueeze(2) & (~is_target).unsqueeze(1)).to(x.dtype)
+    loss = (h * mask).sum((1, 2)) / c
+    if reduction == "none":
+        return loss.reshape(()) if input.ndim < 2 else loss
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Per-class logistic loss, averaged over the classes (last dim) of each sample."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    loss = target * _core._softplus(-input, 1.0, 20.0) + (1 - target) * _core._softplus(input, 1.0, 20.0)
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(input.ndim - 1) / input.shape[-1]
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Two-class logistic loss log(1 + exp(-y x)) for targets y of +1 / -1."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    return _reduce(_core._softplus(-target * input, 1.0, 20.0), reduction)
+
+
+# ---- distributions ----
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """Pointwise KL(target || exp(input)) for log-probabilities ``input``; ``batchmean``
+    divides the sum by the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if reduction not in _REDUCTIONS + ("batchmean",):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = _ft.xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.ndim > 0 else loss.sum()
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False, size_average: Optional[bool] = None, eps: float = 1e-8, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood of a Poisson target: exp(x) - t x for a log rate (``log_input``),
+    else x - t log(x + eps); ``full`` adds Stirling's approximation of log(t!) where t > 1."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        safe = _ft.where(target > 1, target, _core.ones((), dtype=target.dtype))
+        stirling = safe * safe.log() - safe + 0.5 * (2 * math.pi * safe).log()
+        loss = loss + _ft.where(target > 1, stirling, _zero(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Union[Tensor, float], full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> Tensor:
+    """0.5 (log var + (x - t)^2 / var) (+ 0.5 log 2 pi when ``full``). ``var`` is a float, one
+    variance per element, or one per sample with one dim short of or of size 1 in the input."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("gaussian_nll_loss: var has negative entry/entries")
+        var = _ft.full(tuple(input.shape), var, dtype=input.dtype)
+    elif var.numel() and bool((var < 0).any()):
+        raise ValueError("gaussian_nll_loss: var has negative entry/entries")
+    ishape, vshape = tuple(input.shape), tuple(var.shape)
+    if vshape != ishape:
+        if ishape[:-1] == vshape:
+            var = var.unsqueeze(-1)
+        elif not (len(ishape) == len(vshape) and sum(v for i, v in zip(ishape, vshape) if i != v) == 1):
+            raise ValueError(f"gaussian_nll_loss: var is of incorrect size (var: {list(vshape)}, input: {list(ishape)})")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not valid")
+    # Clamped for stability, yet the gradient flows as if unclamped (PyTorch clamps in no_grad).
+    var = var + (var.clamp_min(eps) - var).detach()
+    d = input - target
+    loss = 0.5 * (var.log() + d * d / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+# ---- embeddings and ranking ----
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.ndim > 1:
+        raise RuntimeError(f"cosine_embedding_loss: 0D or 1D target tensor expected, multi-target not supported (got target: {list(target.shape)})")
+    want = target.ndim + 1
+    if input1.ndim != want or input2.ndim != want:
+        raise RuntimeError(
+            f"cosine_embedding_loss: {target.ndim}D target tensor expects {want}D input tensors, but found inputs with sizes "
+            f"{list(input1.shape)} and {list(input2.shape)}."
+        )
+    eps = 1e-12
+    dim = input1.ndim - 1
+    dot = (input1 * input2).sum(dim)
+    norms = (((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)).sqrt()
+    cos = dot / norms
+    zero = _zero(cos)
+    loss = _ft.where(target == 1, 1 - cos, zero) + _ft.where(target == -1, (cos - margin).clamp_min(0.0), zero)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """x where target is 1, max(0, margin - x) where it is -1."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    zero = _zero(input)
+    loss = _ft.where(target != -1, input, zero) + _ft.where(target != 1, (margin - input).clamp_min(0.0), zero)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """max(0, -y (x1 - x2) + margin): ``y`` = 1 asks for x1 to rank above x2."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not (input1.ndim == input2.ndim == target.ndim):
+        raise RuntimeError(
+            f"margin_ranking_loss: All input tensors should have same dimension but got sizes: input1: {_ft.Size(input1.shape)}, "
+            f"input2: {_ft.Size(input2.shape)}, target: {_ft.Size(target.shape)} "
+        )
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0.0), reduction)
+
+
+def _pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    return (x1 - x2 + eps).norm(p, -1, keepdim)
+
+
+def _triplet_dims(op: str, anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    a, p, n = anchor.ndim, positive.ndim, negative.ndim
+    if not (a == p == n):
+        raise RuntimeError(
+            f"{op}: The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: "
+            f"anchor {a}D, positive {p}D, and negative {n}D inputs"
+        )
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance; ``swap`` uses
+    min(d(a, n), d(p, n)) as the negative distance."""
+    reduction = _resolve(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _triplet_dims("triplet_margin_loss", anchor, positive, negative)
+    if anchor.ndim not in (1, 2):
+        raise RuntimeError(f"triplet_margin_loss: Expected 1D or 2D inputs, but got {anchor.ndim}D anchor")
+    d_pos = _pairwise_distance(anchor, positive, p, eps)
+    d_neg = _pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = _ft.minimum(d_neg, _pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0.0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *, distance_function: Optional[Callable[[Tensor, Tensor], Tensor]] = None, margin: float = 1.0, swap: bool = False, reduction: str = "mean") -> Tensor:
+    """max(0, margin + d(a, p) - d(a, n)) for any ``distance_function`` (default: the
+    Euclidean pairwise distance)."""
+    _check_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"triplet_margin_with_distance_loss: margin must be greater than 0, got {margin}")
+    _triplet_dims("triplet_margin_with_distance_loss", anchor, positive, negative)
+    dist = distance_function if distance_function is not None else _pairwise_distance
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
+    if swap:
+        d_neg = _ft.minimum(d_neg, dist(positive, negative))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0.0), reduction)
+
+
+from ._ctc_loss import ctc_loss as ctc_loss  # noqa: E402
