@@ -28,6 +28,20 @@ batch_norm = _K.batch_norm
 interpolate = _K.interpolate
 from .modules.padding import pad as pad  # noqa: E402
 from .modules.conv import conv3d as conv3d, conv_transpose1d as conv_transpose1d, conv_transpose3d as conv_transpose3d  # noqa: E402
+from .modules.pooling import (  # noqa: E402
+    adaptive_avg_pool3d as adaptive_avg_pool3d,
+    adaptive_max_pool1d as adaptive_max_pool1d,
+    adaptive_max_pool2d as adaptive_max_pool2d,
+    adaptive_max_pool3d as adaptive_max_pool3d,
+    avg_pool3d as avg_pool3d,
+    lp_pool1d as lp_pool1d,
+    lp_pool2d as lp_pool2d,
+    lp_pool3d as lp_pool3d,
+    max_pool3d as max_pool3d,
+    max_unpool1d as max_unpool1d,
+    max_unpool2d as max_unpool2d,
+    max_unpool3d as max_unpool3d,
+)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

@@ -22,8 +22,6 @@ def _source_index(i: int, size: int, mode: str) -> int:
     """The input position that output position ``i`` (in input coordinates) copies."""
     if mode == "replicate":
         return min(max(i, 0), size - 1)
-    if mode == "circular":
-        return i % size
     # reflect: mirror about the first and last element without repeating them.
     if i < 0:
         return -i
@@ -94,7 +92,12 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         if left == 0 and right == 0:
             continue
         size = out.shape[d]
-        idx = [_source_index(i - left, size, mode) for i in range(size + left + right)]
+        if mode == "circular":
+            # Negative amounts crop first; the wrap-around then reads the cropped span.
+            lo, span = max(-left, 0), size - max(-left, 0) - max(-right, 0)
+            idx = [lo + (i - max(left, 0)) % span for i in range(size + left + right)]
+        else:
+            idx = [_source_index(i - left, size, mode) for i in range(size + left + right)]
         out = out.index_select(d, _core.tensor(idx))
     return out
 

@@ -1,14 +1,276 @@
-"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d."""
+"""Pooling layers: max, average, adaptive (avg and max), LP pooling and max unpooling in 1-D,
+2-D and 3-D, with the functional forms that ferrotorch's kernels do not provide directly.
+
+The 3-D and adaptive-max forms are compositions of the 2-D kernels and differentiable tensor
+ops (index_select, where, scatter_add), so autograd supplies their gradients.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import math
+from typing import Any, List, Optional, Sequence, Tuple
 
 from ... import _core
 from ... import _nn_kernels as K
 from .module import Module
 
 Tensor = _core.Tensor
+
+
+def _ntuple(v: Any, n: int) -> Tuple[int, ...]:
+    if isinstance(v, int):
+        return (v,) * n
+    v = tuple(v)
+    return v if len(v) == n else (v[0],) * n
+
+
+def _batched(op: str, input: Tensor, n: int) -> Tuple[Tensor, bool]:
+    if input.ndim == n + 1:
+        return input.unsqueeze(0), True
+    if input.ndim != n + 2:
+        raise RuntimeError(f"{op}: Expected {n + 1}D or {n + 2}D (batch mode) tensor for input, but got: {list(input.shape)}")
+    return input, False
+
+
+def _out_len(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    """Pooled length; in ceil mode the last window must start inside the input or left padding."""
+    num = size + 2 * p - d * (k - 1) - 1
+    out = (-(-num // s) if ceil_mode else num // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _depth_taps(depth: int, od: int, k: int, s: int, p: int, d: int) -> List[Tuple[List[int], List[bool]]]:
+    """For each kernel tap along depth: the source plane of every output plane (clamped) and
+    whether it lies inside the input."""
+    taps = []
+    for j in range(k):
+        z = [o * s - p + j * d for o in range(od)]
+        taps.append(([min(max(v, 0), depth - 1) for v in z], [0 <= v < depth for v in z]))
+    return taps
+
+
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W]): 2-D pooling of every depth
+    plane, then the running maximum over the depth taps (earliest plane wins ties)."""
+    x, unbatched = _batched("max_pool3d", input, 3)
+    k = _ntuple(kernel_size, 3)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
+    p, d = _ntuple(padding, 3), _ntuple(dilation, 3)
+    n, c, depth, h, w = x.shape
+    od = _out_len(depth, k[0], s[0], p[0], d[0], ceil_mode)
+    v2, i2 = K.max_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode, True)
+    v2 = v2.reshape(n, c, depth, v2.shape[-2], v2.shape[-1])
+    i2 = i2.reshape(v2.shape)
+    best: Any = None
+    best_idx: Any = None
+    neg_inf = _core.full((), float("-inf"), dtype=x.dtype)
+    for planes, valid in _depth_taps(depth, od, k[0], s[0], p[0], d[0]):
+        sel = _core.tensor(planes)
+        mask = _core.tensor(valid).reshape(1, 1, od, 1, 1)
+        v = _core._where3(mask, v2.index_select(2, sel), neg_inf)
+        i = i2.index_select(2, sel) + sel.reshape(1, 1, od, 1, 1) * (h * w)
+        if best is None:
+            best, best_idx = v, i
+        else:
+            better = v > best
+            best = _core._where3(better, v, best)
+            best_idx = _core._where3(better, i, best_idx)
+    if unbatched:
+        best, best_idx = best.squeeze(0), best_idx.squeeze(0)
+    return (best, best_idx) if return_indices else best
+
+
+def _window_counts(size: int, out: int, k: int, s: int, p: int, include_pad: bool) -> List[int]:
+    """Elements averaged by each window along one dim, as PyTorch counts them."""
+    counts = []
+    for o in range(out):
+        start = o * s - p
+        end = min(start + k, size + p)
+        if include_pad:
+            counts.append(end - start)
+        else:
+            counts.append(min(end, size) - max(start, 0))
+    return counts
+
+
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
+    """3-D average pooling: window sums from 2-D sum pooling of each plane plus the depth taps,
+    divided by PyTorch's (separable) window counts."""
+    x, unbatched = _batched("avg_pool3d", input, 3)
+    k = _ntuple(kernel_size, 3)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
+    p = _ntuple(padding, 3)
+    for i in range(3):
+        if p[i] * 2 > k[i]:
+            raise RuntimeError(f"avg_pool3d: pad should be at most half of kernel size, but got pad={p[i]} and kernel_size={k[i]}")
+    n, c, depth, h, w = x.shape
+    od = _out_len(depth, k[0], s[0], p[0], 1, ceil_mode)
+    sums = K.avg_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], ceil_mode, True, 1)
+    oh, ow = sums.shape[-2], sums.shape[-1]
+    sums = sums.reshape(n, c, depth, oh, ow)
+    total: Any = None
+    for planes, valid in _depth_taps(depth, od, k[0], s[0], p[0], 1):
+        mask = _core.tensor(valid, dtype=x.dtype).reshape(1, 1, od, 1, 1)
+        term = sums.index_select(2, _core.tensor(planes)) * mask
+        total = term if total is None else total + term
+    if divisor_override:
+        out = total / divisor_override
+    else:
+        cd, ch, cw = (_core.tensor(_window_counts(sz, o, k[i], s[i], p[i], count_include_pad), dtype=x.dtype) for i, (sz, o) in enumerate(((depth, od), (h, oh), (w, ow))))
+        out = total / (cd.reshape(od, 1, 1) * ch.reshape(1, oh, 1) * cw.reshape(1, 1, ow))
+    return out.squeeze(0) if unbatched else out
+
+
+def _bounds(size: int, out: int) -> List[Tuple[int, int]]:
+    """Adaptive windows: [floor(i*size/out), ceil((i+1)*size/out))."""
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_sizes(op: str, input: Tensor, output_size: Any, n: int) -> Tuple[int, ...]:
+    sizes = (output_size,) * n if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    spatial = input.shape[input.ndim - n :]
+    if len(sizes) != n:
+        raise ValueError(f"{op}: output_size must have {n} elements, got {output_size}")
+    return tuple(spatial[i] if sizes[i] is None else int(sizes[i]) for i in range(n))
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """3-D adaptive average pooling: the depth windows are averaged, then pooled in 2-D."""
+    x, unbatched = _batched("adaptive_avg_pool3d", input, 3)
+    od, oh, ow = _adaptive_sizes("adaptive_avg_pool3d", x, output_size, 3)
+    planes = [K.adaptive_avg_pool2d(x.narrow(2, a, b - a).mean(2), (oh, ow)) for a, b in _bounds(x.shape[2], od)]
+    out = _core.stack(planes, 2)
+    return out.squeeze(0) if unbatched else out
+
+
+def _adaptive_max(op: str, input: Tensor, output_size: Any, n: int, return_indices: bool) -> Any:
+    """N-d adaptive max pooling, one window at a time (indices are flat over the spatial dims)."""
+    x, unbatched = _batched(op, input, n)
+    outs = _adaptive_sizes(op, x, output_size, n)
+    spatial = tuple(x.shape[2:])
+    lead = tuple(x.shape[:2])
+    per_dim = [_bounds(spatial[i], outs[i]) for i in range(n)]
+    values, indices = [], []
+    for cell in _product([range(o) for o in outs]):
+        win = x
+        for dim, o in enumerate(cell):
+            a, b = per_dim[dim][o]
+            win = win.narrow(2 + dim, a, b - a)
+        wshape = tuple(win.shape[2:])
+        v, local = win.reshape(*lead, -1).max(-1)
+        # Local (window) flat index -> flat index over the whole input plane.
+        flat = _core.zeros(local.shape, dtype=local.dtype)
+        rest = local
+        for dim in reversed(range(n)):
+            coord = rest % wshape[dim] + per_dim[dim][cell[dim]][0]
+            rest = rest // wshape[dim]
+            flat = flat + coord * math.prod(spatial[dim + 1 :])
+        values.append(v)
+        indices.append(flat)
+    out = _core.stack(values, -1).reshape(*lead, *outs)
+    idx = _core.stack(indices, -1).reshape(*lead, *outs)
+    if unbatched:
+        out, idx = out.squeeze(0), idx.squeeze(0)
+    return (out, idx) if return_indices else out
+
+
+def _product(ranges: Sequence[range]) -> List[Tuple[int, ...]]:
+    cells: List[Tuple[int, ...]] = [()]
+    for r in ranges:
+        cells = [c + (i,) for c in cells for i in r]
+    return cells
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max over adaptive windows of [N, C, L] (or [C, L]) so that the output has ``output_size``."""
+    return _adaptive_max("adaptive_max_pool1d", input, output_size, 1, return_indices)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max over adaptive windows of [N, C, H, W] (or [C, H, W]); None keeps a dim's size."""
+    return _adaptive_max("adaptive_max_pool2d", input, output_size, 2, return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max over adaptive windows of [N, C, D, H, W] (or [C, D, H, W])."""
+    return _adaptive_max("adaptive_max_pool3d", input, output_size, 3, return_indices)
+
+
+def _lp_finish(out: Tensor, norm_type: float, window: int) -> Tensor:
+    # mean of x^p times the window size, then the p-th root (negative means clamp to 0).
+    return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
+    """Power-average pooling over [N, C, L]: (sum over the window of x^p)^(1/p)."""
+    k = _ntuple(kernel_size, 1)[0]
+    out = K.avg_pool1d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
+    return _lp_finish(out, norm_type, k)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
+    """Power-average pooling over [N, C, H, W]."""
+    kh, kw = _ntuple(kernel_size, 2)
+    out = K.avg_pool2d(input.pow(norm_type), (kh, kw), stride if stride is not None else (kh, kw), 0, ceil_mode)
+    return _lp_finish(out, norm_type, kh * kw)
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
+    """Power-average pooling over [N, C, D, H, W]."""
+    k = _ntuple(kernel_size, 3)
+    out = avg_pool3d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
+    return _lp_finish(out, norm_type, k[0] * k[1] * k[2])
+
+
+def _max_unpool(op: str, input: Tensor, indices: Tensor, n: int, kernel_size: Any, stride: Optional[Any], padding: Any, output_size: Optional[Sequence[int]]) -> Tensor:
+    """Scatters pooled values back to the positions their indices name; zeros elsewhere."""
+    k = _ntuple(kernel_size, n)
+    s = k if stride is None else _ntuple(stride, n)
+    p = _ntuple(padding, n)
+    x, unbatched = _batched(op, input, n)
+    idx = indices.unsqueeze(0) if unbatched else indices
+    spatial_in = tuple(x.shape[2:])
+    default = [(spatial_in[i] - 1) * s[i] - 2 * p[i] + k[i] for i in range(n)]
+    if output_size is None:
+        size = default
+    else:
+        size = [int(v) for v in output_size]
+        if len(size) == n + 2 or (unbatched and len(size) == n + 1):
+            size = size[len(size) - n :]
+        if len(size) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length of '{len(size)}'")
+        for i in range(n):
+            lo, hi = default[i] - s[i], default[i] + s[i]
+            if not lo < size[i] < hi:
+                raise ValueError(f'invalid output_size "{size}" (dim {i} must be between {lo} and {hi})')
+    lead = tuple(x.shape[:2])
+    total = math.prod(size)
+    flat_idx = idx.reshape(*lead, -1)
+    if flat_idx.numel() and (int(flat_idx.min().item()) < 0 or int(flat_idx.max().item()) >= total):
+        raise RuntimeError(f"{op}: Found an invalid max index {int(flat_idx.max().item())} (output volumes are of size {'x'.join(map(str, size))})")
+    out = _core.zeros(*lead, total, dtype=x.dtype).scatter_add(2, flat_idx, x.reshape(*lead, -1))
+    out = out.reshape(*lead, *size)
+    return out.squeeze(0) if unbatched else out
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, output_size: Optional[Sequence[int]] = None) -> Tensor:
+    """The partial inverse of max_pool1d: values go back to their argmax positions."""
+    return _max_unpool("max_unpool1d", input, indices, 1, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, output_size: Optional[Sequence[int]] = None) -> Tensor:
+    """The partial inverse of max_pool2d."""
+    return _max_unpool("max_unpool2d", input, indices, 2, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, output_size: Optional[Sequence[int]] = None) -> Tensor:
+    """The partial inverse of max_pool3d."""
+    return _max_unpool("max_unpool3d", input, indices, 3, kernel_size, stride, padding, output_size)
+
+
+# ---- modules ----
 
 
 class _MaxPoolNd(Module):
@@ -26,17 +288,24 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    """1-D max pooling over [N, C, L]."""
+    """1-D max pooling over [N, C, L] (or [C, L])."""
 
     def forward(self, input: Tensor) -> Any:
         return K.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
 class MaxPool2d(_MaxPoolNd):
-    """2-D max pooling over [N, C, H, W]."""
+    """2-D max pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Any:
         return K.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W])."""
+
+    def forward(self, input: Tensor) -> Any:
+        return max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
 class _AvgPoolNd(Module):
@@ -54,21 +323,31 @@ class _AvgPoolNd(Module):
 
 
 class AvgPool1d(_AvgPoolNd):
-    """1-D average pooling over [N, C, L]."""
+    """1-D average pooling over [N, C, L] (or [C, L]); its sizes are kept as 1-tuples, as in PyTorch."""
+
+    def __init__(self, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__(_ntuple(kernel_size, 1), _ntuple(stride if stride is not None else kernel_size, 1), _ntuple(padding, 1), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
         return K.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
 
 
 class AvgPool2d(_AvgPoolNd):
-    """2-D average pooling over [N, C, H, W]."""
+    """2-D average pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Tensor:
         return K.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
 
 
-class _AdaptiveAvgPoolNd(Module):
-    def __init__(self, output_size: Any) -> None:
+class AvgPool3d(_AvgPoolNd):
+    """3-D average pooling over [N, C, D, H, W] (or [C, D, H, W])."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
         super().__init__()
         self.output_size = output_size
 
@@ -76,15 +355,125 @@ class _AdaptiveAvgPoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
     """Average pooling to a fixed output length."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
         return K.adaptive_avg_pool1d(input, self.output_size)
 
 
-class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
-    """Average pooling to a fixed output height and width."""
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """Average pooling to a fixed output height and width (None keeps the input's)."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
         return K.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """Average pooling to a fixed output depth, height and width."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__(output_size)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return adaptive_avg_pool3d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """Max pooling to a fixed output length."""
+
+    def forward(self, input: Tensor) -> Any:
+        return adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """Max pooling to a fixed output height and width (None keeps the input's)."""
+
+    def forward(self, input: Tensor) -> Any:
+        return adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max pooling to a fixed output depth, height and width."""
+
+    def forward(self, input: Tensor) -> Any:
+        return adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, ceil_mode={self.ceil_mode}"
+
+
+class LPPool1d(_LPPoolNd):
+    """Power-average pooling over [N, C, L]."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    """Power-average pooling over [N, C, H, W]."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling over [N, C, D, H, W]."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class _MaxUnpoolNd(Module):
+    _n = 1
+
+    def __init__(self, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self._n)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, self._n)
+        self.padding = _ntuple(padding, self._n)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        return _max_unpool(f"max_unpool{self._n}d", input, indices, self._n, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Inverse of MaxPool1d given its indices (non-maximal positions become zero)."""
+
+    _n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Inverse of MaxPool2d given its indices."""
+
+    _n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Inverse of MaxPool3d given its indices."""
+
+    _n = 3

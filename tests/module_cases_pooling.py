@@ -1,0 +1,100 @@
+"""Module table cases: max/avg/adaptive/LP pooling and max unpooling with their constructor arguments."""
+
+import numpy as np
+
+from module_table import ModCase, one
+
+F64 = "float64"
+
+
+def _m(name: str, *args, **kw):
+    return lambda t: getattr(t.nn, name)(*args, **kw)
+
+
+def _pool(id, name, args, kw, inputs, **case_kw):
+    return ModCase(id, _m(name, *args, **kw), inputs, **case_kw)
+
+
+def _distinct(*shape):
+    """A permutation of distinct values: no ties, so max pooling picks the same element as PyTorch."""
+    return lambda rng: (rng.permutation(int(np.prod(shape))).reshape(shape).astype(np.float64) / 7.0,)
+
+
+def _unpool_inputs(pool_shape, kernel, stride, pad, dims):
+    """Pooled values and their max-pool indices, computed with NumPy:
+    each output cell picks a random valid position of its window."""
+
+    def make(rng):
+        vals = rng.standard_normal(pool_shape)
+        idx = np.zeros(pool_shape, dtype=np.int64)
+        sizes = pool_shape[-dims:]
+        in_sizes = [(o - 1) * s - 2 * p + k for o, s, p, k in zip(sizes, stride, pad, kernel)]
+        used = set()
+        for pos in np.ndindex(*sizes):
+            # Overlapping windows must not name one position twice (PyTorch keeps an arbitrary one).
+            while True:
+                flat = 0
+                for d in range(dims):
+                    start = pos[d] * stride[d] - pad[d]
+                    lo, hi = max(start, 0), min(start + kernel[d], in_sizes[d])
+                    flat = flat * in_sizes[d] + int(rng.integers(lo, hi))
+                if flat not in used:
+                    break
+            used.add(flat)
+            idx[(Ellipsis,) + pos] = flat
+        return vals, idx
+
+    return make
+
+
+CASES = [
+    # MaxPool1d/2d/3d
+    _pool("MaxPool1d", "MaxPool1d", (3,), {}, _distinct(2, 3, 10)),
+    _pool("MaxPool1d-args", "MaxPool1d", (3,), {"stride": 2, "padding": 1, "dilation": 2, "ceil_mode": True}, _distinct(2, 3, 10)),
+    _pool("MaxPool1d-indices", "MaxPool1d", (2,), {"stride": 1, "return_indices": True}, _distinct(3, 7)),
+    _pool("MaxPool2d", "MaxPool2d", (2,), {}, _distinct(2, 3, 6, 6)),
+    _pool("MaxPool2d-args", "MaxPool2d", ((3, 2),), {"stride": (2, 1), "padding": (1, 0), "dilation": (1, 2), "ceil_mode": True}, _distinct(2, 2, 7, 8)),
+    _pool("MaxPool2d-indices-unbatched", "MaxPool2d", (3,), {"stride": 2, "padding": 1, "return_indices": True}, _distinct(2, 7, 7)),
+    _pool("MaxPool2d-zero-batch", "MaxPool2d", (2,), {}, one(0, 2, 4, 4)),
+    _pool("MaxPool3d", "MaxPool3d", (2,), {}, _distinct(2, 2, 4, 4, 4)),
+    _pool("MaxPool3d-args", "MaxPool3d", ((2, 3, 2),), {"stride": (1, 2, 2), "padding": (1, 1, 0), "dilation": (2, 1, 1), "ceil_mode": True, "return_indices": True}, _distinct(1, 2, 5, 6, 5)),
+    _pool("MaxPool3d-unbatched", "MaxPool3d", (2,), {"stride": 1}, _distinct(2, 3, 3, 4)),
+    # AvgPool1d/2d/3d
+    _pool("AvgPool1d", "AvgPool1d", (3,), {}, one(2, 3, 10)),
+    _pool("AvgPool1d-args", "AvgPool1d", (4,), {"stride": 2, "padding": 2, "ceil_mode": True, "count_include_pad": False}, one(2, 3, 9, dtype=F64)),
+    _pool("AvgPool1d-ceil-pad", "AvgPool1d", (3,), {"stride": 2, "padding": 1, "ceil_mode": True}, one(3, 10, dtype=F64)),
+    _pool("AvgPool2d", "AvgPool2d", (2,), {}, one(2, 3, 6, 6)),
+    _pool("AvgPool2d-args", "AvgPool2d", ((3, 2),), {"stride": (2, 1), "padding": (1, 1), "ceil_mode": True, "count_include_pad": False}, one(2, 2, 7, 8, dtype=F64)),
+    _pool("AvgPool2d-divisor", "AvgPool2d", (3,), {"stride": 2, "padding": 1, "divisor_override": 5}, one(2, 2, 7, 7, dtype=F64)),
+    _pool("AvgPool2d-unbatched-ceil", "AvgPool2d", (2,), {"ceil_mode": True}, one(2, 5, 5, dtype=F64)),
+    _pool("AvgPool3d", "AvgPool3d", (2,), {}, one(2, 2, 4, 4, 4)),
+    _pool("AvgPool3d-args", "AvgPool3d", ((3, 2, 2),), {"stride": (2, 1, 2), "padding": (1, 1, 0), "ceil_mode": True, "count_include_pad": False}, one(1, 2, 6, 5, 5, dtype=F64)),
+    _pool("AvgPool3d-divisor-unbatched", "AvgPool3d", (2,), {"stride": 1, "padding": 1, "divisor_override": 3}, one(2, 3, 3, 4, dtype=F64)),
+    # Adaptive average
+    _pool("AdaptiveAvgPool1d", "AdaptiveAvgPool1d", (4,), {}, one(2, 3, 8)),
+    _pool("AdaptiveAvgPool1d-uneven", "AdaptiveAvgPool1d", (3,), {}, one(3, 7, dtype=F64)),
+    _pool("AdaptiveAvgPool2d", "AdaptiveAvgPool2d", (1,), {}, one(2, 3, 5, 5)),
+    _pool("AdaptiveAvgPool2d-uneven-none", "AdaptiveAvgPool2d", ((None, 3),), {}, one(2, 3, 5, 7, dtype=F64)),
+    _pool("AdaptiveAvgPool2d-upsample", "AdaptiveAvgPool2d", ((4, 3),), {}, one(3, 3, 2, dtype=F64)),
+    _pool("AdaptiveAvgPool3d", "AdaptiveAvgPool3d", ((2, None, 3),), {}, one(2, 2, 5, 4, 7, dtype=F64)),
+    # Adaptive max
+    _pool("AdaptiveMaxPool1d", "AdaptiveMaxPool1d", (3,), {}, _distinct(2, 3, 8)),
+    _pool("AdaptiveMaxPool1d-indices", "AdaptiveMaxPool1d", (4,), {"return_indices": True}, _distinct(3, 10)),
+    _pool("AdaptiveMaxPool2d", "AdaptiveMaxPool2d", ((3, None),), {}, _distinct(2, 2, 7, 5)),
+    _pool("AdaptiveMaxPool2d-indices", "AdaptiveMaxPool2d", (2,), {"return_indices": True}, _distinct(2, 2, 5, 6)),
+    _pool("AdaptiveMaxPool3d", "AdaptiveMaxPool3d", ((2, 3, 2),), {"return_indices": True}, _distinct(1, 2, 5, 4, 3)),
+    # LP pooling
+    _pool("LPPool1d", "LPPool1d", (2, 3), {}, one(2, 3, 9, dtype=F64)),
+    _pool("LPPool1d-args", "LPPool1d", (1.5, 3), {"stride": 2, "ceil_mode": True}, one(3, 10, dtype=F64)),
+    _pool("LPPool2d", "LPPool2d", (2, 2), {}, one(2, 3, 6, 6, dtype=F64)),
+    _pool("LPPool2d-args", "LPPool2d", (3, (3, 2)), {"stride": (2, 1), "ceil_mode": True}, one(2, 2, 7, 6, dtype=F64)),
+    _pool("LPPool3d", "LPPool3d", (2, 2), {"stride": 1}, one(1, 2, 3, 4, 3, dtype=F64)),
+    # Max unpooling: inputs are pooled values with valid indices.
+    _pool("MaxUnpool1d", "MaxUnpool1d", (2,), {}, _unpool_inputs((2, 3, 4), (2,), (2,), (0,), 1), grad_inputs=(0,)),
+    _pool("MaxUnpool1d-args", "MaxUnpool1d", (3,), {"stride": 2, "padding": 1}, _unpool_inputs((2, 4), (3,), (2,), (1,), 1), grad_inputs=(0,)),
+    _pool("MaxUnpool1d-output-size", "MaxUnpool1d", (2,), {}, _unpool_inputs((1, 2, 3), (2,), (2,), (0,), 1), grad_inputs=(0,), kwargs={"output_size": [1, 2, 7]}),
+    _pool("MaxUnpool2d", "MaxUnpool2d", (2,), {}, _unpool_inputs((2, 2, 3, 3), (2, 2), (2, 2), (0, 0), 2), grad_inputs=(0,)),
+    _pool("MaxUnpool2d-args", "MaxUnpool2d", ((3, 2),), {"stride": (2, 1), "padding": (1, 0)}, _unpool_inputs((2, 3, 4), (3, 2), (2, 1), (1, 0), 2), grad_inputs=(0,)),
+    _pool("MaxUnpool2d-output-size", "MaxUnpool2d", (2,), {}, _unpool_inputs((1, 2, 2, 3), (2, 2), (2, 2), (0, 0), 2), grad_inputs=(0,), kwargs={"output_size": (5, 7)}),
+    _pool("MaxUnpool3d", "MaxUnpool3d", (2,), {}, _unpool_inputs((1, 2, 2, 2, 3), (2, 2, 2), (2, 2, 2), (0, 0, 0), 3), grad_inputs=(0,)),
+]
