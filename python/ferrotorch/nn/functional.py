@@ -6,8 +6,9 @@ from typing import Any, Optional
 
 from .. import _core
 from .. import _nn_kernels as _K
+from .modules.multihead_attention import multi_head_attention_forward as multi_head_attention_forward
 from .modules.normalization import rms_norm as rms_norm
-from .modules.transformer import scaled_dot_product_attention as scaled_dot_product_attention
+from .modules.scaled_dot_product_attention import scaled_dot_product_attention as scaled_dot_product_attention
 
 Tensor = _core.Tensor
 
@@ -42,6 +43,48 @@ from .modules.pooling import (  # noqa: E402
     max_unpool2d as max_unpool2d,
     max_unpool3d as max_unpool3d,
 )
+from .modules.normalization import local_response_norm as local_response_norm  # noqa: E402
+from .modules.instancenorm import instance_norm as instance_norm  # noqa: E402
+from .modules.sparse import embedding as embedding, embedding_bag as embedding_bag  # noqa: E402
+from .modules.dropout import alpha_dropout as alpha_dropout, dropout1d as dropout1d, dropout2d as dropout2d, dropout3d as dropout3d, feature_alpha_dropout as feature_alpha_dropout  # noqa: E402
+
+from ._functional_activation import (  # noqa: E402
+    celu as celu,
+    celu_ as celu_,
+    elu as elu,
+    elu_ as elu_,
+    gelu as gelu,
+    glu as glu,
+    hardshrink as hardshrink,
+    hardsigmoid as hardsigmoid,
+    hardswish as hardswish,
+    hardtanh as hardtanh,
+    hardtanh_ as hardtanh_,
+    leaky_relu as leaky_relu,
+    leaky_relu_ as leaky_relu_,
+    log_softmax as log_softmax,
+    logsigmoid as logsigmoid,
+    mish as mish,
+    prelu as prelu,
+    relu as relu,
+    relu6 as relu6,
+    relu_ as relu_,
+    rrelu as rrelu,
+    rrelu_ as rrelu_,
+    selu as selu,
+    selu_ as selu_,
+    sigmoid as sigmoid,
+    silu as silu,
+    softmax as softmax,
+    softmin as softmin,
+    softplus as softplus,
+    softshrink as softshrink,
+    softsign as softsign,
+    tanh as tanh,
+    tanhshrink as tanhshrink,
+    threshold as threshold,
+    threshold_ as threshold_,
+)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 
@@ -66,76 +109,6 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tens
     return out + bias if bias is not None else out
 
 
-def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, input.relu(), inplace)
-
-
-def relu_(input: Tensor) -> Tensor:
-    return relu(input, True)
-
-
-def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    return _inplace(input, _core._leaky_relu(input, negative_slope), inplace)
-
-
-def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, _core._elu(input, alpha), inplace)
-
-
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
-    return input.gelu(approximate)
-
-
-def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, input.silu(), inplace)
-
-
-def mish(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, input * softplus(input).tanh(), inplace)
-
-
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    return _core._softplus(input, beta, threshold)
-
-
-def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, _core._hardtanh(input, min_val, max_val), inplace)
-
-
-def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    return hardtanh(input, 0.0, 6.0, inplace)
-
-
-def sigmoid(input: Tensor) -> Tensor:
-    return input.sigmoid()
-
-
-def tanh(input: Tensor) -> Tensor:
-    return input.tanh()
-
-
-def logsigmoid(input: Tensor) -> Tensor:
-    return -softplus(-input)
-
-
-def _softmax_dim(ndim: int) -> int:
-    return 0 if ndim in (0, 1, 3) else 1
-
-
-def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
-    """Softmax over ``dim`` (fused kernel)."""
-    return input.softmax(_softmax_dim(input.ndim) if dim is None else dim, dtype)
-
-
-def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
-    """log(softmax) over ``dim`` (fused kernel)."""
-    return input.log_softmax(_softmax_dim(input.ndim) if dim is None else dim, dtype)
-
-
-def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
-    return softmax(-input, dim, dtype=dtype)
-
-
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zeroes elements with probability ``p`` and scales the rest by 1/(1-p) when training."""
     if p < 0.0 or p > 1.0:
@@ -146,18 +119,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         return _inplace(input, input * 0.0, inplace)
     keep = _core.empty(input.shape, dtype=input.dtype).bernoulli_(1.0 - p)
     return _inplace(input, input * keep * (1.0 / (1.0 - p)), inplace)
-
-
-def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
-    """Rows of ``weight`` picked by integer ``input``; ``padding_idx`` rows get no gradient."""
-    if input.dtype not in (_core.int64, _core.int32):
-        raise RuntimeError(f"embedding: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {input.dtype} instead")
-    w = weight
-    if padding_idx is not None and weight.requires_grad:
-        keep = (_core.arange(weight.shape[0]) != padding_idx % weight.shape[0]).unsqueeze(1)
-        w = _core._where3(keep, weight, weight.detach())
-    flat = input.reshape(-1)
-    return w.index_select(0, flat).reshape(list(input.shape) + [weight.shape[1]])
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -1,0 +1,1 @@
+"""Real-style PyTorch programs, run under PyTorch and under ferrotorch with only the import changed."""

@@ -1,0 +1,149 @@
+"""The op table (op_table.py) run a second time with PyTorch in place of ferrotorch: every op,
+dtype and layout (contiguous, transposed, sliced, broadcast, zero-size, 0-d) gives PyTorch's
+result dtype and values, and for float64 the same gradients. NumPy references stay in
+test_ops_table.py; here PyTorch itself is the oracle."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+from typing import Any, Callable, Dict
+
+import numpy as np
+import pytest
+from op_table import BINARY, REDUCTIONS, UNARY
+from test_ops_table import REDUCE_DIMS, TOL, sample, shaped
+
+import ferrotorch as torch
+from torch_oracle import needs_torch, pt
+
+pytestmark = needs_torch
+
+
+def _table_under_pytorch() -> Dict[str, Any]:
+    """op_table.py executed with `torch` bound to PyTorch: the same lambdas call PyTorch."""
+    src = (Path(__file__).parent / "op_table.py").read_text().replace("import ferrotorch as torch", "import torch")
+    mod = types.ModuleType("op_table_pytorch")
+    sys.modules[mod.__name__] = mod  # dataclasses look their module up while the class is built
+    exec(compile(src, "op_table_pytorch", "exec"), mod.__dict__)
+    return {op.name: op.fn for op in mod.UNARY + mod.BINARY + mod.REDUCTIONS}
+
+
+PT_FNS = _table_under_pytorch() if pt is not None else {}
+# Entries that call ferrotorch-private kernels: PyTorch's public equivalents.
+if pt is not None:
+    F = pt.nn.functional
+    PT_FNS.update(
+        softplus=lambda t: F.softplus(t, 1.0, 20.0),
+        softplus_beta=lambda t: F.softplus(t, 2.0, 1.0),
+        leaky_relu=lambda t: F.leaky_relu(t, 0.1),
+        elu=lambda t: F.elu(t, 1.0),
+        gelu=F.gelu,
+        gelu_tanh=lambda t: F.gelu(t, approximate="tanh"),
+        silu=F.silu,
+    )
+
+
+def _layout(lib: Any, a: np.ndarray, dtype: str, layout: str) -> Any:
+    """A tensor of ``lib`` with the values of ``a`` in the given memory layout."""
+    dt = getattr(lib, dtype)
+    if a.size == 0:
+        return lib.zeros(*a.shape, dtype=dt)
+    if layout == "transposed" and a.ndim >= 2:
+        return lib.tensor(np.ascontiguousarray(a.T).tolist(), dtype=dt).t()
+    if layout == "sliced" and a.ndim >= 1:
+        big = lib.tensor(np.repeat(a, 2, axis=-1).tolist(), dtype=dt)
+        return big.unflatten(-1, (a.shape[-1], 2)).select(-1, 0)
+    return lib.tensor(a.tolist(), dtype=dt)
+
+
+def _compare(ours: Any, theirs: Any, dtype: str, what: str) -> None:
+    if isinstance(theirs, (tuple, list)):
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            _compare(a, b, dtype, f"{what}[{k}]")
+        return
+    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], f"{what}: dtype {ours.dtype} vs torch {theirs.dtype}"
+    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {tuple(ours.shape)} vs torch {tuple(theirs.shape)}"
+    a = np.array(ours.detach().float().tolist() if ours.dtype in (torch.bfloat16, torch.float16) else ours.detach().tolist())
+    b = np.array(theirs.detach().float().tolist() if theirs.dtype in (pt.bfloat16, pt.float16) else theirs.detach().tolist())
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        tol = max(TOL.get(dtype, 2e-5), 2e-5 if str(theirs.dtype).endswith("float32") else 0)
+        np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=tol, atol=tol, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(a, b, err_msg=what)
+
+
+def _grads(fn_ft: Callable, fn_pt: Callable, inputs: list, what: str) -> None:
+    """float64 gradients of both libraries for the same output gradient."""
+    xs = [torch.tensor(x.tolist(), dtype=torch.float64, requires_grad=True) for x in inputs]
+    ys = [pt.tensor(x.tolist(), dtype=pt.float64, requires_grad=True) for x in inputs]
+    out_o, out_t = fn_ft(*xs), fn_pt(*ys)
+    if not out_t.requires_grad:
+        return
+    g = np.random.default_rng(7).standard_normal(tuple(out_t.shape))
+    out_o.backward(torch.tensor(g.tolist(), dtype=torch.float64))
+    out_t.backward(pt.tensor(g.tolist(), dtype=pt.float64))
+    for k, (a, b) in enumerate(zip(xs, ys)):
+        if b.grad is None:
+            continue
+        assert a.grad is not None, f"{what}: no gradient for input {k}"
+        np.testing.assert_allclose(np.array(a.grad.tolist()), b.grad.numpy(), rtol=1e-7, atol=1e-9, err_msg=f"{what} grad {k}")
+
+
+LAYOUTS = ["contiguous", "transposed", "sliced", "expanded", "zero_size", "zero_dim"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("op", UNARY, ids=[o.name for o in UNARY])
+def test_unary_vs_torch(op: Any, layout: str) -> None:
+    fn_pt = PT_FNS[op.name]
+    rng = np.random.default_rng(0)
+    for dtype in op.dtypes:
+        a = shaped(layout, rng, op, dtype)
+        x_o, x_t = _layout(torch, a, dtype, layout), _layout(pt, a, dtype, layout)
+        if layout == "expanded":
+            x_o, x_t = x_o.expand(3, 4), x_t.expand(3, 4)
+        _compare(op.fn(x_o), fn_pt(x_t), dtype, f"{op.name} {dtype} {layout}")
+    if op.grad and layout in ("contiguous", "zero_dim"):
+        _grads(op.fn, fn_pt, [shaped(layout, rng, op, "float64")], f"{op.name} {layout}")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("op", BINARY, ids=[o.name for o in BINARY])
+def test_binary_vs_torch(op: Any, layout: str) -> None:
+    fn_pt = PT_FNS[op.name]
+    rng = np.random.default_rng(1)
+    for dtype in op.dtypes:
+        a = shaped(layout, rng, op, dtype)
+        b = shaped(layout, rng, op, dtype) if layout != "expanded" else shaped("contiguous", rng, op, dtype)[:, :1]
+        _compare(
+            op.fn(_layout(torch, a, dtype, layout), _layout(torch, b, dtype, "contiguous")),
+            fn_pt(_layout(pt, a, dtype, layout), _layout(pt, b, dtype, "contiguous")),
+            dtype,
+            f"{op.name} {dtype} {layout}",
+        )
+    if op.grad and layout in ("contiguous", "expanded"):
+        a = shaped(layout, rng, op, "float64")
+        b = shaped("contiguous", rng, op, "float64")[:, :1] if layout == "expanded" else shaped(layout, rng, op, "float64")
+        _grads(op.fn, fn_pt, [a, b], f"{op.name} {layout}")
+
+
+@pytest.mark.parametrize("op", REDUCTIONS, ids=[o.name for o in REDUCTIONS])
+@pytest.mark.parametrize("dim,keepdim", REDUCE_DIMS)
+def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
+    if isinstance(dim, (tuple, list)) and not op.tuple_dims:
+        pytest.skip("op takes a single dim")
+    fn_pt = PT_FNS[op.name]
+    rng = np.random.default_rng(2)
+    for dtype in op.dtypes:
+        a = sample(op, dtype, (3, 4, 5), rng)
+        for layout in ("contiguous", "transposed"):
+            x_o, x_t = _layout(torch, a, dtype, "contiguous"), _layout(pt, a, dtype, "contiguous")
+            if layout == "transposed":
+                x_o = _layout(torch, np.ascontiguousarray(a.transpose(2, 1, 0)), dtype, "contiguous").permute(2, 1, 0)
+                x_t = _layout(pt, np.ascontiguousarray(a.transpose(2, 1, 0)), dtype, "contiguous").permute(2, 1, 0)
+            _compare(op.fn(x_o, dim, keepdim), fn_pt(x_t, dim, keepdim), dtype, f"{op.name} {dtype} {layout} dim={dim}")
+    if op.grad:
+        a = rng.uniform(*op.domain, (3, 4, 5))
+        _grads(lambda t: op.fn(t, dim, keepdim), lambda t: fn_pt(t, dim, keepdim), [a], f"{op.name} dim={dim}")
