@@ -1,19 +1,29 @@
 """The layer classes of ``ferrotorch.nn``."""
 
 from .activation import (
+    CELU,
     ELU,
     GELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LeakyReLU,
-    LogSoftmax,
+    LogSigmoid,
     Mish,
     ReLU,
+    ReLU6,
     Sigmoid,
     SiLU,
-    Softmax,
     Softplus,
+    Softsign,
     Tanh,
+    Threshold,
 )
+from .gated import GLU
+from .negative_slope import PReLU, RReLU
+from .shrinkage import Hardshrink, Softshrink, Tanhshrink
+from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .dropout import Dropout

@@ -1,30 +1,79 @@
-"""Activation modules."""
+"""Elementwise activation modules (rectifiers, exponential-linear units, smooth and hard
+sigmoid-likes). The softmax family, the shrinkage functions, PReLU/RReLU and GLU have
+their own files."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ... import _core
-from .. import functional as F
+from .. import _functional_activation as A
 from .module import Module
 
 Tensor = _core.Tensor
 
 
-class _Inplace(Module):
+def _inplace_note(inplace: bool, first: bool = False) -> str:
+    """PyTorch's repr suffix: the flag is shown only when set."""
+    if not inplace:
+        return ""
+    return "inplace=True" if first else ", inplace=True"
+
+
+class _InplaceFlag(Module):
+    """An activation whose only argument is ``inplace``."""
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
     def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
+        return _inplace_note(self.inplace, first=True)
 
 
-class ReLU(_Inplace):
+class Threshold(Module):
+    """``value`` where the input is <= ``threshold``, the input elsewhere."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_note(self.inplace)
+
+
+class ReLU(_InplaceFlag):
     """max(x, 0)."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.relu(input, inplace=self.inplace)
+        return A.relu(input, self.inplace)
+
+
+class Hardtanh(Module):
+    """Clamps to [min_val, max_val]."""
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        if max_val <= min_val:
+            raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_note(self.inplace)
+
+
+class ReLU6(Hardtanh):
+    """min(max(x, 0), 6): a Hardtanh on [0, 6], as in PyTorch."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace_note(self.inplace, first=True)
 
 
 class LeakyReLU(Module):
@@ -35,10 +84,10 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.leaky_relu(input, self.negative_slope, self.inplace)
+        return A.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+        return f"negative_slope={self.negative_slope}" + _inplace_note(self.inplace)
 
 
 class ELU(Module):
@@ -49,10 +98,24 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.elu(input, self.alpha, self.inplace)
+        return A.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+        return f"alpha={self.alpha}" + _inplace_note(self.inplace)
+
+
+class CELU(ELU):
+    """x for x > 0, alpha * (exp(x / alpha) - 1) otherwise (continuously differentiable ELU)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.celu(input, self.alpha, self.inplace)
+
+
+class SELU(_InplaceFlag):
+    """scale * ELU(x, alpha) with the self-normalising constants."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.selu(input, self.inplace)
 
 
 class GELU(Module):
@@ -63,24 +126,41 @@ class GELU(Module):
         self.approximate = approximate
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.gelu(input, approximate=self.approximate)
+        return A.gelu(input, approximate=self.approximate)
 
     def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(_Inplace):
+class SiLU(_InplaceFlag):
     """x * sigmoid(x)."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.silu(input, inplace=self.inplace)
+        return A.silu(input, self.inplace)
 
 
-class Mish(_Inplace):
+class Mish(_InplaceFlag):
     """x * tanh(softplus(x))."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.mish(input, inplace=self.inplace)
+        return A.mish(input, self.inplace)
+
+
+class Hardsigmoid(_InplaceFlag):
+    """relu6(x + 3) / 6 (PyTorch does not show ``inplace`` in its repr)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.hardsigmoid(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+class Hardswish(Hardsigmoid):
+    """x * relu6(x + 3) / 6."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.hardswish(input, self.inplace)
 
 
 class Tanh(Module):
@@ -97,25 +177,18 @@ class Sigmoid(Module):
         return input.sigmoid()
 
 
-class Softmax(Module):
-    """Softmax over ``dim``."""
-
-    def __init__(self, dim: Optional[int] = None) -> None:
-        super().__init__()
-        self.dim = dim
+class LogSigmoid(Module):
+    """log(sigmoid(x))."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
+        return A.logsigmoid(input)
 
 
-class LogSoftmax(Softmax):
-    """log(softmax(x)) over ``dim``, computed stably."""
+class Softsign(Module):
+    """x / (1 + |x|)."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.log_softmax(input, self.dim)
+        return A.softsign(input)
 
 
 class Softplus(Module):
@@ -126,23 +199,7 @@ class Softplus(Module):
         self.beta, self.threshold = beta, threshold
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.softplus(input, self.beta, self.threshold)
+        return A.softplus(input, self.beta, self.threshold)
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class Hardtanh(Module):
-    """Clamps to [min_val, max_val]."""
-
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        if max_val <= min_val:
-            raise ValueError("max_val must be greater than min_val")
-        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")

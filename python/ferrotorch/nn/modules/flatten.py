@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ... import _core
 from .module import Module
@@ -11,7 +11,7 @@ Tensor = _core.Tensor
 
 
 class Flatten(Module):
-    """Flattens dims ``start_dim`` to ``end_dim``."""
+    """Flattens dims ``start_dim`` to ``end_dim`` (inclusive) into one."""
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -24,15 +24,25 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
+def _check_sizes(sizes: Any) -> None:
+    if not isinstance(sizes, (tuple, list)):
+        raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(sizes).__name__}")
+    for pos, size in enumerate(sizes):
+        if not isinstance(size, int):
+            raise TypeError(f"unflattened_size must be tuple of ints, but found element of type {type(size).__name__} at pos {pos}")
+
+
 class Unflatten(Module):
-    """Expands dim ``dim`` into ``unflattened_size``."""
+    """Expands dim ``dim`` into ``unflattened_size`` (a tuple, list or Size of ints; one may be -1)."""
 
     def __init__(self, dim: int, unflattened_size: Sequence[int]) -> None:
         super().__init__()
-        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+        _check_sizes(unflattened_size)
+        # Kept as given: the repr shows a list, tuple or Size as the caller passed it.
+        self.dim, self.unflattened_size = dim, unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.unflatten(self.dim, self.unflattened_size)
+        return input.unflatten(self.dim, tuple(self.unflattened_size))
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -1,0 +1,287 @@
+"""The functional forms of the activations (re-exported by ``nn.functional``).
+
+Piecewise functions are built with ``where`` on the raw input so that each branch only
+receives gradient where it is taken, and branches that could overflow (exp) only ever see
+values from their own side of the break: no NaN or inf gradient appears where PyTorch's
+is finite."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Optional
+
+from .. import _core
+from .._index_ops import where
+
+Tensor = _core.Tensor
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _needs_grad(input: Tensor) -> bool:
+    return bool(input.requires_grad) and _core.is_grad_enabled()
+
+
+def _apply(input: Tensor, compute: Callable[[Tensor], Tensor], inplace: bool) -> Tensor:
+    """``compute(input)``, or written back into ``input`` when ``inplace``."""
+    if not inplace:
+        return compute(input)
+    if _needs_grad(input) and input.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    # The op's node saves the clone, not the tensor that is about to be overwritten.
+    source = input.clone() if _needs_grad(input) else input
+    input.copy_(compute(source))
+    return input
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``value`` where ``input <= threshold``, ``input`` elsewhere."""
+    return _apply(input, lambda x: where(x <= threshold, value, x), inplace)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """In-place :func:`threshold`."""
+    return _apply(input, lambda x: where(x <= threshold, value, x), True)
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0)."""
+    # relu_ runs through the core's in-place path, whose node keeps its own copy of the input.
+    return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """In-place :func:`relu`."""
+    return input.relu_()
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """Clamps to [min_val, max_val]; zero gradient outside the open interval."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _apply(input, lambda x: _core._hardtanh(x, min_val, max_val), inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """In-place :func:`hardtanh`."""
+    return hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x, 0), 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x for x > 0, negative_slope * x otherwise."""
+    return _apply(input, lambda x: _core._leaky_relu(x, negative_slope), inplace)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """In-place :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, True)
+
+
+def _exp_linear(x: Tensor, alpha: float, scale: float, input_scale: float) -> Tensor:
+    """scale * x for x > 0, scale * alpha * (exp(input_scale * x) - 1) otherwise (ELU/CELU/SELU)."""
+    if not _needs_grad(x):
+        # Fused kernel; its backward is never reached here.
+        out = _core._elu(x * input_scale if input_scale != 1.0 else x, alpha)
+        if input_scale != 1.0:
+            out = where(x > 0, x, out)
+        return out * scale if scale != 1.0 else out
+    positive = x > 0
+    negative_part = where(positive, 0.0, x)
+    exp_branch = (negative_part * input_scale if input_scale != 1.0 else negative_part).expm1() * (alpha * scale)
+    return where(positive, x * scale if scale != 1.0 else x, exp_branch)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+    return _apply(input, lambda x: _exp_linear(x, alpha, 1.0, 1.0), inplace)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place :func:`elu`."""
+    return elu(input, alpha, True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x for x > 0, alpha * (exp(x / alpha) - 1) otherwise."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _apply(input, lambda x: _exp_linear(x, alpha, 1.0, 1.0 / alpha), inplace)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place :func:`celu`."""
+    return celu(input, alpha, True)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """scale * elu(x, alpha) with the self-normalising constants of Klambauer et al. (2017)."""
+    return _apply(input, lambda x: _exp_linear(x, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """In-place :func:`selu`."""
+    return selu(input, True)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x) (``approximate='tanh'`` for the tanh form)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return input.gelu(approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x)."""
+    return _apply(input, lambda x: x.silu(), inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x))."""
+    return _apply(input, lambda x: x * softplus(x).tanh(), inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6; gradient 1/6 strictly inside (-3, 3)."""
+    return _apply(input, lambda x: where(x <= -3.0, 0.0, where(x >= 3.0, 1.0, x / 6.0 + 0.5)), inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6."""
+    # PyTorch's gradient is 0 at -3 and 1 at 3: the quadratic piece is the open interval.
+    return _apply(input, lambda x: where(x <= -3.0, 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta, linear where beta x > threshold."""
+    if not _needs_grad(input):
+        return _core._softplus(input, beta, threshold)
+    scaled = input * beta if beta != 1.0 else input
+    linear = scaled > threshold
+    # exp only sees the inputs of the log branch, so huge inputs give gradient 1, not NaN.
+    log_branch = where(linear, 0.0, scaled).exp().log1p()
+    return where(linear, input, log_branch / beta if beta != 1.0 else log_branch)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """1 / (1 + exp(-x))."""
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Hyperbolic tangent."""
+    return input.tanh()
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)), computed without overflow."""
+    return -softplus(-input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x)."""
+    return input - input.tanh()
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """0 on [-lambd, lambd], x elsewhere."""
+    inside = (input >= -lambd).logical_and(input <= lambd)
+    return where(inside, 0.0, input)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """Moves x towards 0 by lambd; 0 on [-lambd, lambd]."""
+    if lambd < 0:
+        from .. import finfo
+
+        info = finfo(input.dtype)
+        name = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(str(input.dtype).split(".")[-1], str(input.dtype))
+        raise RuntimeError(f"lambda must be in range [0, {info.max:g}] for input dtype {name}, but found {lambd:g}")
+    # x * 0 in the middle keeps NaN inputs NaN.
+    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, input * 0.0))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x for x > 0, a * x otherwise, with one slope for all or one per channel (dim 1)."""
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    count = weight.numel()
+    if count == 1:
+        slope = weight.reshape(())
+    else:
+        # Inputs of fewer than 2 dims have no channel dim: one channel.
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        if count != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = {count} and channel size = {channels}.")
+        slope = weight.reshape([count] + [1] * (input.ndim - 2))
+    return where(input > 0, input, input * slope)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False) -> Tensor:
+    """Leaky ReLU whose negative slope is drawn from U(lower, upper) per element when
+    ``training``, and is (lower + upper) / 2 otherwise."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+
+    def randomised(x: Tensor) -> Tensor:
+        slopes = _core.empty(tuple(x.shape), dtype=x.dtype).uniform_(lower, upper)
+        return where(x <= 0, x * slopes, x)
+
+    return _apply(input, randomised, inplace)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place :func:`rrelu`."""
+    return rrelu(input, lower, upper, training, True)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """a * sigmoid(b), where a and b are the two halves of ``input`` along ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.size(dim)
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    a, b = input.split(size // 2, dim)
+    return a * b.sigmoid()
+
+
+def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """exp(x) / sum(exp(x)) over ``dim`` (fused kernel)."""
+    if dim is None:
+        dim = _implicit_dim("softmax", input.ndim, _stacklevel)
+    return input.softmax(dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """log(softmax(x)) over ``dim``, computed stably (fused kernel)."""
+    if dim is None:
+        dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
+    return input.log_softmax(dim, dtype)
+
+
+def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """softmax(-x) over ``dim``."""
+    if dim is None:
+        dim = _implicit_dim("softmin", input.ndim, _stacklevel)
+    return (-input).softmax(dim, dtype)
