@@ -9,6 +9,7 @@ must agree; a state saved half-way and loaded into fresh objects must continue a
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import warnings
 from collections import Counter
@@ -56,6 +57,11 @@ def halve_every_third(base: type) -> type:
             return [g["lr"] * factor for g in self.optimizer.param_groups]
 
     return HalveEveryThird
+
+
+def swa_of(S: Any) -> Any:
+    """The library's ``optim.swa_utils`` next to its ``optim.lr_scheduler``."""
+    return importlib.import_module(S.__name__.rsplit(".", 1)[0] + ".swa_utils")
 
 
 def make_optimizer(lib: Any, kind: str) -> Any:
@@ -125,6 +131,10 @@ CASES: List[Tuple[str, str, Builder]] = [
     ("cyclic-adam-betas", "adam", lambda S, o: [S.CyclicLR(o, 0.001, 0.01, step_size_up=4, base_momentum=0.85, max_momentum=0.95)]),
     ("cyclic-no-momentum", "adam", lambda S, o: [S.CyclicLR(o, 0.001, 0.01, step_size_up=6, cycle_momentum=False)]),
     ("cyclic-momentum-lists", "sgd", lambda S, o: [S.CyclicLR(o, 0.01, 0.1, step_size_up=4, base_momentum=[0.7, 0.8], max_momentum=[0.9, 0.95])]),
+    ("swa", "sgd", lambda S, o: [swa_of(S).SWALR(o, swa_lr=0.05)]),
+    ("swa-linear-per-group", "adam", lambda S, o: [swa_of(S).SWALR(o, [0.001, 0.05], anneal_epochs=5, anneal_strategy="linear")]),
+    ("swa-no-annealing", "sgd", lambda S, o: [swa_of(S).SWALR(o, 0.02, anneal_epochs=0)]),
+    ("cosine-then-swa", "sgd", lambda S, o: [S.SequentialLR(o, [S.CosineAnnealingLR(o, 20), swa_of(S).SWALR(o, 0.01, 4)], milestones=[12])]),
     ("one-cycle", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=0.1, total_steps=40)]),
     ("one-cycle-linear", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=[0.1, 0.5], total_steps=STEPS, anneal_strategy="linear", pct_start=0.25)]),
     ("one-cycle-three-phase", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=0.2, epochs=4, steps_per_epoch=9, three_phase=True)]),
@@ -338,6 +348,10 @@ ERROR_CASES: List[Tuple[str, str, ErrorCase, bool]] = [
     ("one-cycle-max-lr-count", "sgd", lambda S, o, lib: S.OneCycleLR(o, [0.1, 0.2, 0.3], 10), True),
     ("one-cycle-past-the-end", "sgd", lambda S, o, lib: _step_past(S.OneCycleLR(o, 0.1, 10), 11), True),
     ("one-cycle-resume-without-max-lr", "sgd", lambda S, o, lib: S.OneCycleLR(o, 0.1, 10, last_epoch=3), True),
+    ("swa-anneal-strategy", "sgd", lambda S, o, lib: swa_of(S).SWALR(o, 0.01, anneal_strategy="exp"), True),
+    ("swa-anneal-epochs", "sgd", lambda S, o, lib: swa_of(S).SWALR(o, 0.01, anneal_epochs=-1), True),
+    ("swa-anneal-epochs-float", "sgd", lambda S, o, lib: swa_of(S).SWALR(o, 0.01, anneal_epochs=2.5), True),
+    ("swa-lr-count", "sgd", lambda S, o, lib: swa_of(S).SWALR(o, [0.01, 0.02, 0.03]), True),
     ("sequential-empty", "sgd", lambda S, o, lib: S.SequentialLR(o, [], []), True),
     ("sequential-milestones", "sgd", lambda S, o, lib: S.SequentialLR(o, [S.StepLR(o, 2), S.StepLR(o, 3)], [2, 4]), True),
     ("sequential-plateau", "sgd", lambda S, o, lib: S.SequentialLR(o, [S.StepLR(o, 2), S.ReduceLROnPlateau(o)], [2]), True),
