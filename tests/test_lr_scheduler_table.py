@@ -70,10 +70,12 @@ def make_optimizer(lib: Any, kind: str) -> Any:
     b = lib.zeros(2, requires_grad=True)
     if kind == "sgd1":
         return lib.optim.SGD([a], lr=0.5, momentum=0.9)
-    groups = [{"params": [a]}, {"params": [b], "lr": 0.2}]
-    if kind == "adam":
-        return lib.optim.Adam(groups, lr=0.01, betas=(0.9, 0.99))
-    return lib.optim.SGD(groups, lr=0.1, momentum=0.9)
+    # "-tensor" kinds hold each rate as a 0-d tensor, which schedulers must fill in place.
+    rate = lib.tensor if kind.endswith("-tensor") else float
+    groups = [{"params": [a]}, {"params": [b], "lr": rate(0.2)}]
+    if kind.startswith("adam"):
+        return lib.optim.Adam(groups, lr=rate(0.01), betas=(0.9, 0.99))
+    return lib.optim.SGD(groups, lr=rate(0.1), momentum=0.9)
 
 
 Builder = Callable[[Any, Any], List[Any]]
@@ -135,6 +137,14 @@ CASES: List[Tuple[str, str, Builder]] = [
     ("swa-linear-per-group", "adam", lambda S, o: [swa_of(S).SWALR(o, [0.001, 0.05], anneal_epochs=5, anneal_strategy="linear")]),
     ("swa-no-annealing", "sgd", lambda S, o: [swa_of(S).SWALR(o, 0.02, anneal_epochs=0)]),
     ("cosine-then-swa", "sgd", lambda S, o: [S.SequentialLR(o, [S.CosineAnnealingLR(o, 20), swa_of(S).SWALR(o, 0.01, 4)], milestones=[12])]),
+    ("tensor-lr-step", "sgd-tensor", lambda S, o: [S.StepLR(o, 4, 0.5)]),
+    ("tensor-lr-chained", "sgd-tensor", lambda S, o: [S.ChainedScheduler([S.LinearLR(o, 0.5, total_iters=4), S.ExponentialLR(o, 0.95)])]),
+    ("tensor-lr-sequential", "adam-tensor", lambda S, o: [S.SequentialLR(o, [S.ConstantLR(o, 0.5, 3), S.CosineAnnealingLR(o, 10)], [5])]),
+    ("tensor-lr-lambda", "adam-tensor", lambda S, o: [S.LambdaLR(o, lambda e: 0.9**e)]),
+    ("tensor-lr-plateau", "sgd-tensor", lambda S, o: [S.ReduceLROnPlateau(o, patience=1)]),
+    ("tensor-lr-cyclic", "adam-tensor", lambda S, o: [S.CyclicLR(o, 0.001, 0.01, step_size_up=3)]),
+    ("tensor-lr-one-cycle", "sgd-tensor", lambda S, o: [S.OneCycleLR(o, 0.1, total_steps=STEPS)]),
+    ("tensor-lr-warm-restarts", "sgd-tensor", lambda S, o: [S.CosineAnnealingWarmRestarts(o, 4, 2)]),
     ("one-cycle", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=0.1, total_steps=40)]),
     ("one-cycle-linear", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=[0.1, 0.5], total_steps=STEPS, anneal_strategy="linear", pct_start=0.25)]),
     ("one-cycle-three-phase", "sgd", lambda S, o: [S.OneCycleLR(o, max_lr=0.2, epochs=4, steps_per_epoch=9, three_phase=True)]),
@@ -145,7 +155,8 @@ CASES: List[Tuple[str, str, Builder]] = [
 
 def normalized(value: Any) -> Any:
     """A plain structure to compare: Counters as dicts, tuples as lists, floats rounded to 12
-    significant digits (the formulas are the same, so only the last bit may differ)."""
+    significant digits (the formulas are the same, so only the last bit may differ), tensors as
+their value and dtype."""
     if isinstance(value, dict):
         return {k: normalized(v) for k, v in value.items()}
     if isinstance(value, Counter):
@@ -154,6 +165,9 @@ def normalized(value: Any) -> Any:
         return [normalized(v) for v in value]
     if isinstance(value, float) and math.isfinite(value):
         return float(f"{value:.12g}")
+    if hasattr(value, "dtype") and hasattr(value, "item"):
+        # A 0-d tensor rate: its value to float32 precision and its dtype name.
+        return ["tensor", float(f"{value.item():.6g}"), str(value.dtype).split(".")[-1]]
     return value
 
 
@@ -435,6 +449,20 @@ def test_warnings_match_pytorch(name: str, run: Callable[[Any, Any], Any]) -> No
             run(lib.optim.lr_scheduler, opt)
         seen.append([(w.category.__name__, str(w.message)) for w in caught if issubclass(w.category, UserWarning)])
     assert seen[0] == seen[1]
+
+
+def test_tensor_rates_are_filled_in_place_and_never_handed_out() -> None:
+    opt = make_optimizer(torch, "sgd-tensor")
+    rates = [g["lr"] for g in opt.param_groups]
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, 0.5)
+    opt.step()
+    sched.step()
+    assert all(g["lr"] is r for g, r in zip(opt.param_groups, rates))
+    assert [r.item() for r in rates] == pytest.approx([0.05, 0.1])
+    # get_last_lr() and base_lrs hold copies: changing them leaves the optimizer alone.
+    sched.get_last_lr()[0].fill_(9.0)
+    sched.base_lrs[0].fill_(9.0)
+    assert opt.param_groups[0]["lr"].item() == pytest.approx(0.05) and opt.param_groups[0]["initial_lr"].item() == pytest.approx(0.1)
 
 
 @needs_torch

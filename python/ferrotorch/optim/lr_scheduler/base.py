@@ -74,7 +74,7 @@ def _mark_optimizer_steps(optimizer: Optimizer) -> None:
 
 def _warn_if_get_lr_called_directly(scheduler: "LRScheduler") -> None:
     if not scheduler._get_lr_called_within_step:
-        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.", UserWarning, stacklevel=3)
+        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.", UserWarning, stacklevel=2)
 
 
 class LRScheduler:
