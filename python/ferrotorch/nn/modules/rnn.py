@@ -237,11 +237,12 @@ class RNNBase(Module):
 class RNN(RNNBase):
     """Elman RNN: h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh), act tanh or relu."""
 
-    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, device: Any = None, dtype: Any = None, proj_size: int = 0) -> None:
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
         self.nonlinearity = nonlinearity
-        super().__init__("RNN_" + nonlinearity.upper(), input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype)
+        # proj_size is accepted only to be refused with PyTorch's message.
+        super().__init__("RNN_" + nonlinearity.upper(), input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, proj_size, device, dtype)
 
     def _step(self, xw: Tensor, state: Tuple[Tensor, ...], w: dict) -> Tuple[Tensor, ...]:
         return (rnn_step(xw, state[0], w["weight_hh"], w["bias_hh"], self.nonlinearity),)
@@ -261,8 +262,8 @@ class LSTM(RNNBase):
 class GRU(RNNBase):
     """GRU, gates stacked as (reset, update, new)."""
 
-    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, device: Any = None, dtype: Any = None) -> None:
-        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype)
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, device: Any = None, dtype: Any = None, proj_size: int = 0) -> None:
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, proj_size, device, dtype)
 
     def _step(self, xw: Tensor, state: Tuple[Tensor, ...], w: dict) -> Tuple[Tensor, ...]:
         return (gru_step(xw, state[0], w["weight_hh"], w["bias_hh"]),)

@@ -1,204 +1,90 @@
-"""Attention and transformer layers: MultiheadAttention, TransformerEncoderLayer,
-TransformerEncoder, and ``scaled_dot_product_attention``."""
+"""Transformer layers as PyTorch's: TransformerEncoderLayer, TransformerEncoder,
+TransformerDecoderLayer, TransformerDecoder and Transformer (post-norm by default, pre-norm
+with ``norm_first=True``).
+
+MultiheadAttention and scaled_dot_product_attention live in their own files and are
+re-exported here for the programs that import them from this module.
+"""
 
 from __future__ import annotations
 
 import copy
-import math
-from typing import Any, Callable, Optional, Tuple, Union
+import warnings
+from typing import Any, Callable, Optional, Union
 
 from ... import _core
-from .. import init
-from ..parameter import Parameter
+from .container import ModuleList
+from .dropout import Dropout
+from .linear import Linear
 from .module import Module
+from .multihead_attention import MultiheadAttention, canonical_mask
+from .normalization import LayerNorm
+from .scaled_dot_product_attention import scaled_dot_product_attention
 
 Tensor = _core.Tensor
+Activation = Union[str, Callable[[Tensor], Tensor]]
 
 
-def _F() -> Any:
+def _ft() -> Any:
+    import ferrotorch
+
+    return ferrotorch
+
+
+def _get_activation(activation: Activation) -> Callable[[Tensor], Tensor]:
     from .. import functional as F
 
-    return F
-
-
-def _causal_mask(lq: int, lk: int, dtype: Any) -> Tensor:
-    """Float mask with -inf above the diagonal."""
-    import ferrotorch
-
-    i = ferrotorch.arange(lq).unsqueeze(1)
-    j = ferrotorch.arange(lk).unsqueeze(0)
-    return ferrotorch.where(j > i, ferrotorch.tensor(float("-inf"), dtype=dtype), ferrotorch.tensor(0.0, dtype=dtype))
-
-
-def _as_float_mask(mask: Optional[Tensor], dtype: Any) -> Optional[Tensor]:
-    """Bool masks mark positions that may attend (True) in SDPA; convert to additive form."""
-    import ferrotorch
-
-    if mask is None:
-        return None
-    if mask.dtype == ferrotorch.bool:
-        return ferrotorch.where(mask, ferrotorch.tensor(0.0, dtype=dtype), ferrotorch.tensor(float("-inf"), dtype=dtype))
-    return mask.to(dtype)
-
-
-def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Optional[Tensor] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> Tensor:
-    """softmax(Q K^T * scale + mask) V over the last two dims (bool masks: True attends)."""
-    F = _F()
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True")
-    lq, lk = query.shape[-2], key.shape[-2]
-    s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = query.matmul(key.transpose(-2, -1)) * s
-    if is_causal:
-        scores = scores + _causal_mask(lq, lk, scores.dtype)
-    m = _as_float_mask(attn_mask, scores.dtype)
-    if m is not None:
-        scores = scores + m
-    attn = F.softmax(scores, -1)
-    if dropout_p > 0.0:
-        attn = F.dropout(attn, dropout_p, True)
-    return attn.matmul(value)
-
-
-class MultiheadAttention(Module):
-    """Multi-head attention with PyTorch's parameters: ``in_proj_weight`` [3E, E],
-    ``in_proj_bias`` [3E] and ``out_proj`` (a Linear); separate q/k/v weights when
-    ``kdim``/``vdim`` differ from ``embed_dim``."""
-
-    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True, add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: Optional[int] = None, vdim: Optional[int] = None, batch_first: bool = False, device: Any = None, dtype: Any = None) -> None:
-        super().__init__()
-        from .linear import Linear
-
-        if embed_dim <= 0 or num_heads <= 0:
-            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and num_heads={num_heads} instead")
-        if embed_dim % num_heads != 0:
-            raise AssertionError("embed_dim must be divisible by num_heads")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("add_bias_kv and add_zero_attn are not supported yet")
-        dt = dtype or _core.get_default_dtype()
-        self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
-        self.kdim = kdim if kdim is not None else embed_dim
-        self.vdim = vdim if vdim is not None else embed_dim
-        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
-        self.head_dim = embed_dim // num_heads
-        if self._qkv_same_embed_dim:
-            self.in_proj_weight = Parameter(_core.empty(3 * embed_dim, embed_dim, dtype=dt))
-            self.register_parameter("q_proj_weight", None)
-            self.register_parameter("k_proj_weight", None)
-            self.register_parameter("v_proj_weight", None)
-        else:
-            self.q_proj_weight = Parameter(_core.empty(embed_dim, embed_dim, dtype=dt))
-            self.k_proj_weight = Parameter(_core.empty(embed_dim, self.kdim, dtype=dt))
-            self.v_proj_weight = Parameter(_core.empty(embed_dim, self.vdim, dtype=dt))
-            self.register_parameter("in_proj_weight", None)
-        if bias:
-            self.in_proj_bias = Parameter(_core.empty(3 * embed_dim, dtype=dt))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, dtype=dt)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = add_zero_attn
-        self._reset_parameters()
-
-    def _reset_parameters(self) -> None:
-        if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
-        else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
-        if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
-
-    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Optional[Tensor] = None, need_weights: bool = True, attn_mask: Optional[Tensor] = None, average_attn_weights: bool = True, is_causal: bool = False) -> Tuple[Tensor, Optional[Tensor]]:
-        import ferrotorch
-
-        F = _F()
-        same_input = query is key and key is value
-        unbatched = query.ndim == 2
-        if unbatched:
-            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-            if key_padding_mask is not None:
-                key_padding_mask = key_padding_mask.unsqueeze(0)
-        # Projections run on whichever layout came in; only the head split differs.
-        seq_dim = 1 if (self.batch_first and not unbatched) else 0
-        lq, n, e = query.shape[seq_dim], query.shape[1 - seq_dim], query.shape[2]
-        lk = key.shape[seq_dim]
-        if e != self.embed_dim:
-            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {e}")
-        b = self.in_proj_bias
-        if self._qkv_same_embed_dim and same_input:
-            # Self-attention: one product for q, k and v together.
-            q, k, v = F.linear(query, self.in_proj_weight, b).chunk(3, -1)
-        else:
-            if self._qkv_same_embed_dim:
-                wq, wk, wv = self.in_proj_weight.chunk(3, 0)
-            else:
-                wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-            bq, bk, bv = b.chunk(3, 0) if b is not None else (None, None, None)
-            q, k, v = F.linear(query, wq, bq), F.linear(key, wk, bk), F.linear(value, wv, bv)
-        h, d = self.num_heads, self.head_dim
-
-        def heads(t: Tensor, length: int) -> Tensor:
-            # [N, L, E] or [L, N, E] -> [N, H, L, D], a view
-            if seq_dim == 1:
-                return t.reshape(n, length, h, d).permute(0, 2, 1, 3)
-            return t.reshape(length, n, h, d).permute(1, 2, 0, 3)
-
-        q, k, v = heads(q, lq), heads(k, lk), heads(v, lk)
-        scores = q.matmul(k.transpose(-2, -1)) * (1.0 / math.sqrt(d))
-        if is_causal and attn_mask is None:
-            attn_mask = _causal_mask(lq, lk, scores.dtype)
-        if attn_mask is not None:
-            # In MultiheadAttention a bool mask marks positions NOT allowed to attend.
-            m = attn_mask
-            if m.dtype == ferrotorch.bool:
-                m = ferrotorch.where(m, ferrotorch.tensor(float("-inf"), dtype=scores.dtype), ferrotorch.tensor(0.0, dtype=scores.dtype))
-            if m.ndim == 3:
-                m = m.reshape(n, h, lq, lk)
-            scores = scores + m.to(scores.dtype)
-        if key_padding_mask is not None:
-            kp = key_padding_mask
-            if kp.dtype == ferrotorch.bool:
-                kp = ferrotorch.where(kp, ferrotorch.tensor(float("-inf"), dtype=scores.dtype), ferrotorch.tensor(0.0, dtype=scores.dtype))
-            scores = scores + kp.reshape(n, 1, 1, lk).to(scores.dtype)
-        attn = F.softmax(scores, -1)
-        attn_d = F.dropout(attn, self.dropout, self.training) if self.dropout > 0 else attn
-        out = attn_d.matmul(v)
-        out = out.permute(0, 2, 1, 3).reshape(n, lq, e) if seq_dim == 1 else out.permute(2, 0, 1, 3).reshape(lq, n, e)
-        out = self.out_proj(out)
-        if unbatched:
-            out = out.squeeze(1)
-        weights = None
-        if need_weights:
-            weights = attn.mean(1) if average_attn_weights else attn
-            if unbatched:
-                weights = weights.squeeze(0)
-        return out, weights
-
-
-def _get_activation(activation: Union[str, Callable[[Tensor], Tensor]]) -> Callable[[Tensor], Tensor]:
-    F = _F()
-    if callable(activation):
-        return activation
     if activation == "relu":
         return F.relu
     if activation == "gelu":
         return F.gelu
+    if callable(activation):
+        return activation
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
+def _relu_or_gelu(activation: Activation) -> int:
+    """1 for relu, 2 for gelu (by name or as the function/module), 0 for anything else."""
+    from .. import functional as F
+    from .activation import GELU, ReLU
+
+    if activation == "relu" or activation is F.relu or isinstance(activation, ReLU):
+        return 1
+    if activation == "gelu" or activation is F.gelu or isinstance(activation, GELU):
+        return 2
+    return 0
+
+
+def _get_clones(module: Module, n: int) -> ModuleList:
+    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+def _seq_len(src: Tensor, batch_first: bool) -> int:
+    return src.shape[0] if src.ndim == 2 or not batch_first else src.shape[1]
+
+
+def _detect_is_causal_mask(mask: Optional[Tensor], is_causal: Optional[bool], size: Optional[int]) -> bool:
+    """``is_causal`` when given; otherwise whether ``mask`` is exactly the square causal mask."""
+    ft = _ft()
+    if is_causal is not None or mask is None:
+        return bool(is_causal)
+    sz = size if size is not None else mask.shape[-2]
+    if tuple(mask.shape) != (sz, sz):
+        return False
+    i = ft.arange(sz).unsqueeze(1)
+    j = ft.arange(sz).unsqueeze(0)
+    above = j > i
+    if mask.dtype == ft.bool:
+        return bool((mask == above).all())
+    expected = ft.where(above, ft.tensor(float("-inf"), dtype=mask.dtype), ft.tensor(0.0, dtype=mask.dtype))
+    return bool((mask == expected).all())
+
+
 class TransformerEncoderLayer(Module):
-    """Self-attention and feed-forward blocks with residuals and LayerNorm (post-norm by
-    default, pre-norm with ``norm_first=True``)."""
+    """Self-attention then a feed-forward block, each with a residual and a LayerNorm."""
 
-    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1, activation: Union[str, Callable[[Tensor], Tensor]] = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1, activation: Activation = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        from .dropout import Dropout
-        from .linear import Linear
-        from .normalization import LayerNorm
-
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype)
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
         self.dropout = Dropout(dropout)
@@ -208,10 +94,10 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
+        self.activation_relu_or_gelu = _relu_or_gelu(activation)
         self.activation = _get_activation(activation)
-        self.batch_first = batch_first
 
-    def _sa_block(self, x: Tensor, attn_mask: Optional[Tensor], key_padding_mask: Optional[Tensor], is_causal: bool) -> Tensor:
+    def _sa_block(self, x: Tensor, attn_mask: Optional[Tensor], key_padding_mask: Optional[Tensor], is_causal: bool = False) -> Tensor:
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False, is_causal=is_causal)[0]
         return self.dropout1(x)
 
@@ -219,31 +105,240 @@ class TransformerEncoderLayer(Module):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
     def forward(self, src: Tensor, src_mask: Optional[Tensor] = None, src_key_padding_mask: Optional[Tensor] = None, is_causal: bool = False) -> Tensor:
+        src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask", None if src_mask is None else src_mask.dtype, "src_mask", src.dtype)
+        src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal=is_causal)
             x = x + self._ff_block(self.norm2(x))
         else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal=is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
 
 
+def _why_no_nested_tensor(layer: Module) -> str:
+    """PyTorch's reason for not using nested tensors with this layer ('' when it would)."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return f"{name}.self_attn.batch_first was not True" + "(use batch_first for better inference performance)"
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{name}.activation_relu_or_gelu was not True"
+    if not layer.norm1.eps == layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
+
+
 class TransformerEncoder(Module):
-    """A stack of ``num_layers`` deep copies of ``encoder_layer``, then an optional norm."""
+    """``num_layers`` deep copies of ``encoder_layer`` applied in turn, then ``norm`` if given.
 
-    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: Optional[Module] = None, enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
+    ``enable_nested_tensor`` is accepted for PyTorch programs; outputs are always dense here
+    (PyTorch's nested-tensor path only runs in inference and gives the same values at the
+    non-padded positions)."""
+
+    def __init__(self, encoder_layer: Module, num_layers: int, norm: Optional[Module] = None, enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
         super().__init__()
-        from .container import ModuleList
-
-        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.layers = _get_clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why_not = _why_no_nested_tensor(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}", UserWarning, stacklevel=2)
+            self.use_nested_tensor = False
+
+    def _takes_nested_path(self, src: Tensor, mask: Optional[Tensor], padding: Optional[Tensor]) -> bool:
+        """Whether PyTorch would run this call on a nested tensor (inference without autograd,
+        a batched input, a key padding mask that only pads the ends of sequences, no mask)."""
+        ft = _ft()
+        if not self.use_nested_tensor or self.training or src.ndim != 3 or padding is None or mask is not None:
+            return False
+        if ft.is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in self.parameters())):
+            return False
+        if self.mask_check:
+            padded = (padding != 0).to(ft.int64)
+            # Left-aligned: once a position is padded, every later one is too.
+            n = padded.shape[-1]
+            if n > 1 and bool((padded.narrow(-1, 1, n - 1) < padded.narrow(-1, 0, n - 1)).any()):
+                return False
+        return True
 
     def forward(self, src: Tensor, mask: Optional[Tensor] = None, src_key_padding_mask: Optional[Tensor] = None, is_causal: Optional[bool] = None) -> Tensor:
+        src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask", None if mask is None else mask.dtype, "mask", src.dtype)
+        mask = canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
+        first = self.layers[0] if len(self.layers) else None
+        batch_first = bool(first is not None and getattr(getattr(first, "self_attn", None), "batch_first", False))
+        is_causal = _detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
         out = src
         for layer in self.layers:
-            out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=bool(is_causal))
+            out = layer(out, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if self._takes_nested_path(src, mask, src_key_padding_mask):
+            # PyTorch's inference path runs on a nested tensor and pads it back with zeros.
+            out = out.masked_fill((src_key_padding_mask != 0).unsqueeze(-1), 0.0)
         if self.norm is not None:
             out = self.norm(out)
         return out
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention over the target, attention over the encoder's memory, then a
+    feed-forward block; each with a residual and a LayerNorm."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1, activation: Activation = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _get_activation(activation)
+
+    def _sa_block(self, x: Tensor, attn_mask: Optional[Tensor], key_padding_mask: Optional[Tensor], is_causal: bool = False) -> Tensor:
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal, need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x: Tensor, mem: Tensor, attn_mask: Optional[Tensor], key_padding_mask: Optional[Tensor], is_causal: bool = False) -> Tensor:
+        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal, need_weights=False)[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None, tgt_key_padding_mask: Optional[Tensor] = None, memory_key_padding_mask: Optional[Tensor] = None, tgt_is_causal: bool = False, memory_is_causal: bool = False) -> Tensor:
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+            x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+
+class TransformerDecoder(Module):
+    """``num_layers`` deep copies of ``decoder_layer`` applied in turn, then ``norm`` if given."""
+
+    def __init__(self, decoder_layer: Module, num_layers: int, norm: Optional[Module] = None) -> None:
+        super().__init__()
+        self.layers = _get_clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None, tgt_key_padding_mask: Optional[Tensor] = None, memory_key_padding_mask: Optional[Tensor] = None, tgt_is_causal: Optional[bool] = None, memory_is_causal: bool = False) -> Tensor:
+        first = self.layers[0] if len(self.layers) else None
+        batch_first = bool(first is not None and getattr(getattr(first, "self_attn", None), "batch_first", False))
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, _seq_len(tgt, batch_first))
+        out = tgt
+        for layer in self.layers:
+            out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+        if self.norm is not None:
+            out = self.norm(out)
+        return out
+
+
+class Transformer(Module):
+    """Encoder-decoder transformer ("Attention Is All You Need"): an encoder over ``src`` and a
+    decoder over ``tgt`` attending to the encoder's output; both end with a LayerNorm."""
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Activation = "relu",
+        custom_encoder: Optional[Module] = None,
+        custom_decoder: Optional[Module] = None,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        layer_args = dict(dim_feedforward=dim_feedforward, dropout=dropout, activation=activation, layer_norm_eps=layer_norm_eps, batch_first=batch_first, norm_first=norm_first, bias=bias, dtype=dtype)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            encoder_layer = TransformerEncoderLayer(d_model, nhead, **layer_args)  # type: ignore[arg-type]
+            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            decoder_layer = TransformerDecoderLayer(d_model, nhead, **layer_args)  # type: ignore[arg-type]
+            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+        self._reset_parameters()
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def _reset_parameters(self) -> None:
+        from .. import init
+
+        for p in self.parameters():
+            if p.ndim > 1:
+                init.xavier_uniform_(p)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
+        """[sz, sz] float mask: -inf above the diagonal (future positions), 0 elsewhere."""
+        ft = _ft()
+        dt = dtype or _core.get_default_dtype()
+        return ft.full((sz, sz), float("-inf"), dtype=dt).triu(1)
+
+    def forward(
+        self,
+        src: Tensor,
+        tgt: Tensor,
+        src_mask: Optional[Tensor] = None,
+        tgt_mask: Optional[Tensor] = None,
+        memory_mask: Optional[Tensor] = None,
+        src_key_padding_mask: Optional[Tensor] = None,
+        tgt_key_padding_mask: Optional[Tensor] = None,
+        memory_key_padding_mask: Optional[Tensor] = None,
+        src_is_causal: Optional[bool] = None,
+        tgt_is_causal: Optional[bool] = None,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
+        batched = src.ndim == 3
+        if batched and src.shape[0 if self.batch_first else 1] != tgt.shape[0 if self.batch_first else 1]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+
+
+__all__ = [
+    "MultiheadAttention",
+    "scaled_dot_product_attention",
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoderLayer",
+    "TransformerDecoder",
+    "Transformer",
+]

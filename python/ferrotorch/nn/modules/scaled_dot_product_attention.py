@@ -1,0 +1,75 @@
+"""``scaled_dot_product_attention``: softmax(Q K^T * scale + mask) V, as PyTorch's math path
+computes it (bool masks: True attends; a row with nothing to attend to gives zeros)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+from ... import _core
+
+Tensor = _core.Tensor
+
+
+def _ft() -> Any:
+    import ferrotorch
+
+    return ferrotorch
+
+
+def causal_float_mask(lq: int, lk: int, dtype: Any) -> Tensor:
+    """[lq, lk] additive mask: 0 where key j <= query i, -inf above that diagonal."""
+    ft = _ft()
+    i = ft.arange(lq).unsqueeze(1)
+    j = ft.arange(lk).unsqueeze(0)
+    return ft.where(j > i, ft.tensor(float("-inf"), dtype=dtype), ft.tensor(0.0, dtype=dtype))
+
+
+def bool_to_float_mask(mask: Tensor, masked_when: bool, dtype: Any) -> Tensor:
+    """Additive form of a bool mask: -inf where ``mask == masked_when``, 0 elsewhere."""
+    ft = _ft()
+    inf, zero = ft.tensor(float("-inf"), dtype=dtype), ft.tensor(0.0, dtype=dtype)
+    return ft.where(mask, inf, zero) if masked_when else ft.where(mask, zero, inf)
+
+
+def safe_softmax(scores: Tensor) -> Tensor:
+    """Softmax over the last dim, with rows that are all -inf giving zeros (not NaN)."""
+    from .. import functional as F
+
+    ft = _ft()
+    dead = scores.amax(-1, keepdim=True) == float("-inf")
+    zero = ft.tensor(0.0, dtype=scores.dtype)
+    # Keep the dead rows finite before softmax so their (zero) gradient stays free of NaN.
+    return ft.where(dead, zero, F.softmax(ft.where(dead, zero, scores), -1))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Optional[Tensor] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> Tensor:
+    """Attention over the last two dims: query [..., L, E], key [..., S, E], value [..., S, Ev].
+
+    ``attn_mask`` is bool (True = may attend) or float (added to the scores) and broadcasts to
+    [..., L, S]; ``is_causal`` masks keys after each query (top-left aligned). With
+    ``enable_gqa`` the key/value heads (dim -3) are repeated to match the query heads.
+    """
+    from .. import functional as F
+
+    ft = _ft()
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if enable_gqa and query.shape[-3] != key.shape[-3]:
+        groups = query.shape[-3] // key.shape[-3]
+        key = key.repeat_interleave(groups, -3)
+        value = value.repeat_interleave(groups, -3)
+    lq, lk = query.shape[-2], key.shape[-2]
+    s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = query.matmul(key.transpose(-2, -1)) * s
+    if is_causal:
+        scores = scores + causal_float_mask(lq, lk, scores.dtype)
+        attn = F.softmax(scores, -1)
+    elif attn_mask is not None:
+        m = bool_to_float_mask(attn_mask, False, scores.dtype) if attn_mask.dtype == ft.bool else attn_mask.to(scores.dtype)
+        attn = safe_softmax(scores + m)
+    else:
+        attn = F.softmax(scores, -1)
+    if dropout_p > 0.0:
+        attn = F.dropout(attn, dropout_p, True)
+    return attn.matmul(value)
