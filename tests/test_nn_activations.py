@@ -29,7 +29,7 @@ FUNCTIONAL = [
     "threshold", "threshold_", "relu", "relu_", "hardtanh", "hardtanh_", "hardswish", "relu6", "elu", "elu_",
     "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "rrelu_", "glu", "gelu",
     "logsigmoid", "hardshrink", "tanhshrink", "softsign", "softplus", "softmin", "softmax", "softshrink",
-    "log_softmax", "tanh", "sigmoid", "hardsigmoid", "silu", "mish",
+    "log_softmax", "tanh", "sigmoid", "hardsigmoid", "silu", "mish", "gumbel_softmax",
 ]
 
 
@@ -37,6 +37,44 @@ FUNCTIONAL = [
 def test_functional_counterpart_exists(name: str) -> None:
     assert hasattr(pt.nn.functional, name)
     assert callable(getattr(F, name, None)), f"ferrotorch.nn.functional lacks {name}"
+
+
+def test_class_hierarchy_matches_torch() -> None:
+    # isinstance(m, nn.Softmax) must not match LogSoftmax; ReLU6 is a Hardtanh, as in PyTorch.
+    for name in pt.nn.modules.activation.__all__ + ["Flatten", "Unflatten"]:
+        theirs = [c.__name__ for c in getattr(pt.nn, name).__mro__]
+        ours = [c.__name__ for c in getattr(torch.nn, name).__mro__ if not c.__name__.startswith("_")]
+        assert ours == theirs, name
+
+
+TORCH_LEVEL = ["celu", "celu_", "hardshrink", "prelu", "relu_", "rrelu", "rrelu_", "selu", "selu_", "threshold", "threshold_"]
+
+
+@pytest.mark.parametrize("name", TORCH_LEVEL)
+def test_torch_level_activation_functions(name: str) -> None:
+    assert hasattr(pt, name)
+    x = np.array([-2.0, -0.3, 0.0, 0.4, 2.5])
+    args: Tuple[Any, ...] = {"prelu": (np.array([0.2]),), "threshold": (0.1, -7.0), "threshold_": (0.1, -7.0)}.get(name, ())
+
+    def conv(lib: Any, a: Any) -> Any:
+        return lib.from_numpy(a.copy()) if isinstance(a, np.ndarray) else a
+
+    ours = getattr(torch, name)(torch.from_numpy(x.copy()), *[conv(torch, a) for a in args])
+    theirs = getattr(pt, name)(pt.from_numpy(x.copy()), *[conv(pt, a) for a in args])
+    assert_close(ours, theirs, 1e-7, 1e-9, what=f"torch.{name}")
+
+
+def test_gumbel_softmax() -> None:
+    torch.manual_seed(0)
+    logits = torch.from_numpy(np.random.default_rng(2).standard_normal((4, 6))).requires_grad_(True)
+    soft = F.gumbel_softmax(logits, tau=0.5)
+    np.testing.assert_allclose(soft.sum(-1).detach().numpy(), np.ones(4), rtol=1e-12)
+    hard = F.gumbel_softmax(logits, hard=True, dim=1)
+    values = hard.detach().numpy()
+    assert set(np.unique(values)) <= {0.0, 1.0} and (values.sum(1) == 1).all()
+    (hard * torch.arange(6, dtype=torch.float64)).sum().backward()
+    assert logits.grad is not None and np.abs(logits.grad.numpy()).sum() > 0, "straight-through gradient"
+    np.testing.assert_allclose(logits.grad.numpy().sum(1), np.zeros(4), atol=1e-12)
 
 
 # (name, module maker, functional call): each writes its result into its input.

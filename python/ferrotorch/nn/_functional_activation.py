@@ -285,3 +285,17 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
     if dim is None:
         dim = _implicit_dim("softmin", input.ndim, _stacklevel)
     return (-input).softmax(dim, dtype)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample from the Gumbel-softmax (concrete) distribution over ``dim``; with ``hard``,
+    a one-hot sample whose gradient is the soft sample's (straight-through). ``eps`` is
+    accepted for PyTorch compatibility and unused, as there."""
+    # -log(E), E ~ Exp(1), is a standard Gumbel sample.
+    noise = -_core.empty(tuple(logits.shape), dtype=logits.dtype).exponential_().log()
+    soft = ((logits + noise) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = _core.zeros(tuple(logits.shape), dtype=logits.dtype).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft

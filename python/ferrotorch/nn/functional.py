@@ -55,6 +55,7 @@ from ._functional_activation import (  # noqa: E402
     elu_ as elu_,
     gelu as gelu,
     glu as glu,
+    gumbel_softmax as gumbel_softmax,
     hardshrink as hardshrink,
     hardsigmoid as hardsigmoid,
     hardswish as hardswish,

@@ -90,21 +90,25 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + _inplace_note(self.inplace)
 
 
-class ELU(Module):
-    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+class _AlphaInplace(Module):
+    """An activation with ``alpha`` and ``inplace`` (a private base: in PyTorch, CELU is no ELU)."""
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
 
-    def forward(self, input: Tensor) -> Tensor:
-        return A.elu(input, self.alpha, self.inplace)
-
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}" + _inplace_note(self.inplace)
 
 
-class CELU(ELU):
+class ELU(_AlphaInplace):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.elu(input, self.alpha, self.inplace)
+
+
+class CELU(_AlphaInplace):
     """x for x > 0, alpha * (exp(x / alpha) - 1) otherwise (continuously differentiable ELU)."""
 
     def forward(self, input: Tensor) -> Tensor:
@@ -146,17 +150,21 @@ class Mish(_InplaceFlag):
         return A.mish(input, self.inplace)
 
 
-class Hardsigmoid(_InplaceFlag):
-    """relu6(x + 3) / 6 (PyTorch does not show ``inplace`` in its repr)."""
-
-    def forward(self, input: Tensor) -> Tensor:
-        return A.hardsigmoid(input, self.inplace)
+class _HiddenInplaceFlag(_InplaceFlag):
+    """PyTorch does not show ``inplace`` in these modules' repr."""
 
     def extra_repr(self) -> str:
         return ""
 
 
-class Hardswish(Hardsigmoid):
+class Hardsigmoid(_HiddenInplaceFlag):
+    """relu6(x + 3) / 6."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(_HiddenInplaceFlag):
     """x * relu6(x + 3) / 6."""
 
     def forward(self, input: Tensor) -> Tensor:

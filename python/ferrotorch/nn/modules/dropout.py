@@ -1,6 +1,10 @@
-"""Dropout."""
+"""Dropout layers: Dropout, Dropout1d/2d/3d (whole channels), AlphaDropout and
+FeatureAlphaDropout (SELU-preserving), with their functional forms."""
 
 from __future__ import annotations
+
+import math
+import warnings
 
 from ... import _core
 from .. import functional as F
@@ -8,18 +12,153 @@ from .module import Module
 
 Tensor = _core.Tensor
 
+# The negative saturation value of SELU (-scale * alpha); alpha dropout drops to it.
+_SELU_SATURATION = 1.7580993408473766
 
-class Dropout(Module):
-    """Zeroes elements with probability ``p`` in training and scales the rest by 1/(1-p)."""
 
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _finish(input: Tensor, out: Tensor, inplace: bool) -> Tensor:
+    if inplace:
+        input.copy_(out)
+        return input
+    return out
+
+
+def _keep_mask(input: Tensor, p: float, per_channel: bool) -> Tensor:
+    """1 where kept, 0 where dropped; one draw per (sample, channel) when ``per_channel``."""
+    shape = list(input.shape[:2]) + [1] * (input.ndim - 2) if per_channel else list(input.shape)
+    return _core.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
+
+
+def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, per_channel: bool, alpha: bool) -> Tensor:
+    _check_p(p)
+    if p == 0.0 or not training or input.numel() == 0:
+        return input
+    if p == 1.0:
+        return _finish(input, input * 0.0, inplace)
+    keep = _keep_mask(input, p, per_channel)
+    if alpha:
+        # Dropped values go to the SELU saturation; a and b keep mean 0 and variance 1.
+        a = 1.0 / math.sqrt((_SELU_SATURATION**2 * p + 1) * (1 - p))
+        b = (keep - 1.0) * (_SELU_SATURATION * a) + _SELU_SATURATION * a * p
+        return _finish(input, input * (keep * a) + b, inplace)
+    return _finish(input, input * (keep * (1.0 / (1.0 - p))), inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of [N, C, L] or [C, L] with probability ``p`` (scaling the rest)."""
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d exists to provide "
+            "channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    if input.ndim == 2:
+        out = _dropout_impl(input.unsqueeze(0), p, training, False, True, False).squeeze(0)
+        return input if out is input else _finish(input, out, inplace)
+    return _dropout_impl(input, p, training, inplace, True, False)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of [N, C, H, W] with probability ``p`` (a 3D input is taken as [N, C, L], as PyTorch does)."""
+    _check_p(p)
+    if input.ndim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result in an error in a future release. "
+            "To retain the behavior and silence this warning, please use dropout instead. Note that dropout2d exists to provide channel-wise "
+            "dropout on inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is desired - input is "
+            "interpreted as shape (N, C, L), where C is the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch "
+            "to using dropout1d instead.",
+            stacklevel=2,
+        )
+    return _dropout_impl(input, p, training, inplace, True, False)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of [N, C, D, H, W] or [C, D, H, W] with probability ``p``."""
+    _check_p(p)
+    if input.ndim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and will result in an error in a future release. "
+            "To retain the behavior and silence this warning, please use dropout instead. Note that dropout3d exists to provide channel-wise "
+            "dropout on inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim != 5:
+        out = _dropout_impl(input.unsqueeze(0), p, training, False, True, False).squeeze(0)
+        return input if out is input else _finish(input, out, inplace)
+    return _dropout_impl(input, p, training, inplace, True, False)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout that keeps a SELU network's mean and variance: dropped values go to SELU's saturation."""
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace, False, True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels of [N, C, *]."""
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace, True, True)
+
+
+class _DropoutNd(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        _check_p(p)
         self.p, self.inplace = p, inplace
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """Zeroes elements with probability ``p`` in training and scales the rest by 1/(1-p)."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+
+class Dropout1d(_DropoutNd):
+    """Zeroes whole channels of [N, C, L] or [C, L] inputs in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    """Zeroes whole channels of [N, C, H, W] inputs in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    """Zeroes whole channels of [N, C, D, H, W] or [C, D, H, W] inputs in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Alpha dropout (for SELU networks) in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return feature_alpha_dropout(input, self.p, self.training)

@@ -1,11 +1,12 @@
-"""Normalization layers: BatchNorm1d/2d, LayerNorm, GroupNorm, RMSNorm."""
+"""Normalization layers: BatchNorm1d/2d/3d, LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from ... import _core
 from ... import _nn_kernels as K
+from ..._grad_mode import no_grad
 from .. import init
 from ..parameter import Parameter
 from .module import Module
@@ -13,17 +14,24 @@ from .module import Module
 Tensor = _core.Tensor
 
 
-class _BatchNorm(Module):
-    _expected_dims: Sequence[int] = ()
+def _shape_tuple(normalized_shape: Union[int, Sequence[int]]) -> Tuple[int, ...]:
+    return (int(normalized_shape),) if isinstance(normalized_shape, int) else tuple(int(s) for s in normalized_shape)
 
-    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
+
+class _NormBase(Module):
+    """Parameters (``weight``/``bias``) and running statistics shared by BatchNorm and InstanceNorm."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         dt = dtype or _core.get_default_dtype()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
-            self.weight = Parameter(_core.ones(num_features, dtype=dt))
-            self.bias = Parameter(_core.zeros(num_features, dtype=dt))
+            self.weight = Parameter(_core.empty(num_features, dtype=dt))
+            if bias:
+                self.bias = Parameter(_core.empty(num_features, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -35,18 +43,33 @@ class _BatchNorm(Module):
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
 
     def reset_running_stats(self) -> None:
+        """Running mean 0, running variance 1, no batches seen."""
         if self.track_running_stats:
-            self.running_mean.zero_() if hasattr(self.running_mean, "zero_") else self.running_mean.mul_(0)
-            self.running_var.mul_(0).add_(1)
-            self.num_batches_tracked.mul_(0)
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
 
     def reset_parameters(self) -> None:
+        """Running statistics reset; weight 1, bias 0."""
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+        )
+
+
+class _BatchNorm(_NormBase):
+    _expected_dims: Sequence[int] = ()
 
     def forward(self, input: Tensor) -> Tensor:
         if input.ndim not in self._expected_dims:
@@ -55,21 +78,20 @@ class _BatchNorm(Module):
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
             if self.momentum is None:
+                # Cumulative moving average over every batch seen so far.
                 momentum = 1.0 / float(self.num_batches_tracked.item())
-        use_batch_stats = self.training or not self.track_running_stats
+        use_batch_stats = self.training or self.running_mean is None
+        keep_stats = not self.training or self.track_running_stats
         return K.batch_norm(
             input,
-            self.running_mean if not self.training or self.track_running_stats else None,
-            self.running_var if not self.training or self.track_running_stats else None,
+            self.running_mean if keep_stats else None,
+            self.running_var if keep_stats else None,
             self.weight,
             self.bias,
             use_batch_stats,
             momentum,
             self.eps,
         )
-
-    def extra_repr(self) -> str:
-        return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, track_running_stats={self.track_running_stats}"
 
 
 class BatchNorm1d(_BatchNorm):
@@ -84,13 +106,19 @@ class BatchNorm2d(_BatchNorm):
     _expected_dims = (4,)
 
 
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization over [N, C, D, H, W]."""
+
+    _expected_dims = (5,)
+
+
 class LayerNorm(Module):
     """Normalizes over the trailing ``normalized_shape`` dims, with a learned scale and shift."""
 
     def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         dt = dtype or _core.get_default_dtype()
-        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(_core.ones(*self.normalized_shape, dtype=dt))
@@ -102,17 +130,24 @@ class LayerNorm(Module):
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
 
+    def reset_parameters(self) -> None:
+        """Weight 1, bias 0."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
     def forward(self, input: Tensor) -> Tensor:
         return K.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
 
 
 class GroupNorm(Module):
     """Normalizes groups of channels of [N, C, *] inputs."""
 
-    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
@@ -120,23 +155,36 @@ class GroupNorm(Module):
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
             self.weight = Parameter(_core.ones(num_channels, dtype=dt))
-            self.bias = Parameter(_core.zeros(num_channels, dtype=dt))
+            if bias:
+                self.bias = Parameter(_core.zeros(num_channels, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        """Weight 1, bias 0."""
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return K.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"
 
 
 def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None, eps: Optional[float] = None) -> Tensor:
     """x / sqrt(mean(x^2) + eps) over the trailing dims, times ``weight``."""
     from ..._tensor_extras import finfo
 
-    dims = tuple(range(-len(normalized_shape), 0))
+    shape = _shape_tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape):]) != shape:
+        raise RuntimeError(f"rms_norm: Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], but got input of size {list(input.shape)}")
+    dims = tuple(range(-len(shape), 0))
     e = finfo(input.dtype).eps if eps is None else eps
     y = input * ((input * input).mean(dims, keepdim=True) + e).rsqrt()
     return y * weight if weight is not None else y
@@ -148,15 +196,58 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: Optional[float] = None, elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         dt = dtype or _core.get_default_dtype()
-        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(_core.ones(*self.normalized_shape, dtype=dt))
         else:
             self.register_parameter("weight", None)
 
+    def reset_parameters(self) -> None:
+        """Weight 1."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
     def forward(self, input: Tensor) -> Tensor:
         return rms_norm(input, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """x / (k + alpha * mean of x^2 over ``size`` neighbouring channels)^beta, on [N, C, *]."""
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    if input.numel() == 0:
+        return input
+    c = input.shape[1]
+    sq = input * input
+    # Zero-pad the channel dim (size // 2 before, (size - 1) // 2 after), then sum size shifted windows.
+    before, after = size // 2, (size - 1) // 2
+    parts = []
+    if before:
+        parts.append(_core.zeros([input.shape[0], before] + list(input.shape[2:]), dtype=input.dtype))
+    parts.append(sq)
+    if after:
+        parts.append(_core.zeros([input.shape[0], after] + list(input.shape[2:]), dtype=input.dtype))
+    padded = _core.cat(parts, 1) if len(parts) > 1 else sq
+    total = padded.narrow(1, 0, c)
+    for s in range(1, size):
+        total = total + padded.narrow(1, s, c)
+    div = (total * (alpha / size) + k) ** beta
+    return input / div
+
+
+class LocalResponseNorm(Module):
+    """Normalizes each channel by the energy of its ``size`` neighbouring channels."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -9,21 +9,25 @@ from .module import Module
 Tensor = _core.Tensor
 
 
-class Hardshrink(Module):
-    """0 on [-lambd, lambd], x elsewhere."""
+class _Lambd(Module):
+    """A shrinkage with threshold ``lambd`` (private base: the PyTorch classes are unrelated)."""
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
         self.lambd = lambd
 
-    def forward(self, input: Tensor) -> Tensor:
-        return A.hardshrink(input, self.lambd)
-
     def extra_repr(self) -> str:
         return f"{self.lambd}"
 
 
-class Softshrink(Hardshrink):
+class Hardshrink(_Lambd):
+    """0 on [-lambd, lambd], x elsewhere."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.hardshrink(input, self.lambd)
+
+
+class Softshrink(_Lambd):
     """x - lambd above lambd, x + lambd below -lambd, 0 between."""
 
     def forward(self, input: Tensor) -> Tensor:

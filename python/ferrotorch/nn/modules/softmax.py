@@ -11,28 +11,33 @@ from .module import Module
 Tensor = _core.Tensor
 
 
-class Softmax(Module):
-    """exp(x) / sum(exp(x)) over ``dim`` (``None``: PyTorch's implicit choice, with its warning)."""
+class _OverDim(Module):
+    """A normalisation over ``dim`` (private base: an isinstance check for Softmax must not
+    match LogSoftmax or Softmin, as in PyTorch)."""
 
     def __init__(self, dim: Optional[int] = None) -> None:
         super().__init__()
         self.dim = dim
 
-    def forward(self, input: Tensor) -> Tensor:
-        return A.softmax(input, self.dim, _stacklevel=5)
-
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
 
 
-class LogSoftmax(Softmax):
+class Softmax(_OverDim):
+    """exp(x) / sum(exp(x)) over ``dim`` (``None``: PyTorch's implicit choice, with its warning)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return A.softmax(input, self.dim, _stacklevel=5)
+
+
+class LogSoftmax(_OverDim):
     """log(softmax(x)) over ``dim``, computed stably."""
 
     def forward(self, input: Tensor) -> Tensor:
         return A.log_softmax(input, self.dim, _stacklevel=5)
 
 
-class Softmin(Softmax):
+class Softmin(_OverDim):
     """softmax(-x) over ``dim``."""
 
     def forward(self, input: Tensor) -> Tensor:

@@ -1,0 +1,97 @@
+"""Instance normalization: InstanceNorm1d/2d/3d and ``instance_norm``."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Optional
+
+from ... import _core
+from ..._grad_mode import no_grad
+from .normalization import _NormBase
+
+Tensor = _core.Tensor
+
+
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalizes each (sample, channel) slice of [N, C, *] over its spatial elements.
+
+    With ``use_input_stats`` the running estimates (if given) move toward the batch average of the
+    per-instance mean and unbiased variance; without it they are used for normalizing."""
+    if input.ndim < 2:
+        raise ValueError(f"instance_norm: expected at least 2D input (got {input.ndim}D input)")
+    n, c = input.shape[0], input.shape[1]
+    spatial = math.prod(input.shape[2:])
+    extra = [1] * (input.ndim - 2)
+    if use_input_stats:
+        if spatial <= 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {list(input.shape)}")
+        rows = input.reshape(n * c, spatial)
+        y, mean, rstd = _core._normalize_last(rows, 1, eps)
+        y = y.reshape(input.shape)
+        if running_mean is not None and running_var is not None and n > 0:
+            with no_grad():
+                var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (spatial / (spatial - 1))
+                batch_mean = mean.detach().reshape(n, c).mean(0).to(running_mean.dtype)
+                batch_var = var.reshape(n, c).mean(0).to(running_var.dtype)
+                running_mean.mul_(1 - momentum).add_(batch_mean, alpha=momentum)
+                running_var.mul_(1 - momentum).add_(batch_var, alpha=momentum)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("instance_norm: running_mean and running_var must be given when use_input_stats=False")
+        y = (input - running_mean.reshape(c, *extra)) * (running_var.reshape(c, *extra) + eps).rsqrt()
+    if weight is not None:
+        y = y * weight.reshape(c, *extra)
+    if bias is not None:
+        y = y + bias.reshape(c, *extra)
+    return y
+
+
+class _InstanceNorm(_NormBase):
+    _no_batch_dim: int = 0
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = False, track_running_stats: bool = False, device: object = None, dtype: object = None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        nb = self._no_batch_dim
+        if input.ndim not in (nb, nb + 1):
+            raise ValueError(f"expected {nb}D or {nb + 1}D input (got {input.ndim}D input)")
+        feature_dim = input.ndim - nb
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), but got: {input.shape[feature_dim]}.")
+            warnings.warn(
+                f"input's size at dim={feature_dim} does not match num_features. You can silence this warning by not passing in num_features, which is not used because affine=False",
+                stacklevel=2,
+            )
+        x = input.unsqueeze(0) if input.ndim == nb else input
+        y = instance_norm(
+            x,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training or not self.track_running_stats,
+            self.momentum if self.momentum is not None else 0.0,
+            self.eps,
+        )
+        return y.squeeze(0) if input.ndim == nb else y
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization over [N, C, L] or unbatched [C, L]."""
+
+    _no_batch_dim = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization over [N, C, H, W] or unbatched [C, H, W]."""
+
+    _no_batch_dim = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization over [N, C, D, H, W] or unbatched [C, D, H, W]."""
+
+    _no_batch_dim = 4

@@ -1,0 +1,60 @@
+"""Module table cases: BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d, LayerNorm, GroupNorm, RMSNorm,
+LocalResponseNorm, with their constructor arguments both ways."""
+
+from module_table import ModCase, one
+
+F64 = "float64"
+
+CASES = [
+    # ---- BatchNorm ----
+    ModCase("BatchNorm1d", lambda t: t.nn.BatchNorm1d(4), one(6, 4)),
+    ModCase("BatchNorm1d-3d-input", lambda t: t.nn.BatchNorm1d(4), one(3, 4, 5)),
+    ModCase("BatchNorm1d-eps-momentum", lambda t: t.nn.BatchNorm1d(4, eps=1e-3, momentum=0.3), one(6, 4)),
+    ModCase("BatchNorm1d-momentum-None", lambda t: t.nn.BatchNorm1d(4, momentum=None), one(6, 4)),
+    ModCase("BatchNorm1d-noaffine", lambda t: t.nn.BatchNorm1d(4, affine=False), one(6, 4)),
+    ModCase("BatchNorm1d-untracked", lambda t: t.nn.BatchNorm1d(4, track_running_stats=False), one(6, 4)),
+    ModCase("BatchNorm1d-noaffine-untracked", lambda t: t.nn.BatchNorm1d(4, affine=False, track_running_stats=False), one(5, 4, 3)),
+    ModCase("BatchNorm1d-f64", lambda t: t.nn.BatchNorm1d(4, dtype=t.float64, device="cpu"), one(6, 4, 3, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("BatchNorm2d", lambda t: t.nn.BatchNorm2d(3), one(2, 3, 4, 5)),
+    ModCase("BatchNorm2d-momentum-None-f64", lambda t: t.nn.BatchNorm2d(3, momentum=None, dtype=t.float64), one(2, 3, 4, 5, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("BatchNorm2d-noaffine-untracked", lambda t: t.nn.BatchNorm2d(3, eps=0.1, affine=False, track_running_stats=False), one(2, 3, 4, 4)),
+    ModCase("BatchNorm2d-untracked-affine", lambda t: t.nn.BatchNorm2d(3, momentum=0.5, track_running_stats=False), one(2, 3, 2, 2)),
+    ModCase("BatchNorm3d", lambda t: t.nn.BatchNorm3d(2), one(2, 2, 3, 2, 3)),
+    ModCase("BatchNorm3d-f64-noaffine", lambda t: t.nn.BatchNorm3d(2, eps=1e-4, momentum=0.2, affine=False, dtype=t.float64), one(2, 2, 3, 2, 2, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("BatchNorm3d-untracked", lambda t: t.nn.BatchNorm3d(2, track_running_stats=False), one(3, 2, 2, 2, 2)),
+    # ---- InstanceNorm ----
+    ModCase("InstanceNorm1d", lambda t: t.nn.InstanceNorm1d(3), one(2, 3, 6)),
+    ModCase("InstanceNorm1d-unbatched", lambda t: t.nn.InstanceNorm1d(3), one(3, 6)),
+    ModCase("InstanceNorm1d-affine-tracked", lambda t: t.nn.InstanceNorm1d(3, affine=True, track_running_stats=True), one(2, 3, 6)),
+    ModCase("InstanceNorm1d-tracked-momentum-None", lambda t: t.nn.InstanceNorm1d(3, momentum=None, track_running_stats=True), one(2, 3, 6)),
+    ModCase("InstanceNorm1d-f64-affine", lambda t: t.nn.InstanceNorm1d(3, eps=1e-3, affine=True, dtype=t.float64), one(2, 3, 5, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("InstanceNorm2d", lambda t: t.nn.InstanceNorm2d(3), one(2, 3, 4, 5)),
+    ModCase("InstanceNorm2d-unbatched-tracked", lambda t: t.nn.InstanceNorm2d(3, momentum=0.3, affine=True, track_running_stats=True), one(3, 4, 5)),
+    ModCase("InstanceNorm2d-f64-tracked", lambda t: t.nn.InstanceNorm2d(2, track_running_stats=True, dtype=t.float64), one(3, 2, 3, 3, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("InstanceNorm3d", lambda t: t.nn.InstanceNorm3d(2, affine=True), one(2, 2, 3, 2, 3)),
+    ModCase("InstanceNorm3d-unbatched-tracked", lambda t: t.nn.InstanceNorm3d(2, track_running_stats=True), one(2, 3, 2, 3)),
+    # ---- LayerNorm ----
+    ModCase("LayerNorm", lambda t: t.nn.LayerNorm(5), one(3, 5)),
+    ModCase("LayerNorm-tuple", lambda t: t.nn.LayerNorm((4, 5), eps=1e-3), one(2, 3, 4, 5)),
+    ModCase("LayerNorm-list", lambda t: t.nn.LayerNorm([5]), one(2, 5)),
+    ModCase("LayerNorm-nobias", lambda t: t.nn.LayerNorm(5, bias=False), one(3, 5)),
+    ModCase("LayerNorm-noaffine", lambda t: t.nn.LayerNorm(5, elementwise_affine=False), one(3, 5)),
+    ModCase("LayerNorm-noaffine-nobias", lambda t: t.nn.LayerNorm((2, 5), elementwise_affine=False, bias=False), one(3, 2, 5)),
+    ModCase("LayerNorm-f64", lambda t: t.nn.LayerNorm((3, 4), dtype=t.float64, device="cpu"), one(2, 3, 4, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("LayerNorm-zero-batch", lambda t: t.nn.LayerNorm(4), one(0, 4)),
+    # ---- GroupNorm ----
+    ModCase("GroupNorm", lambda t: t.nn.GroupNorm(2, 4), one(3, 4, 5)),
+    ModCase("GroupNorm-4d", lambda t: t.nn.GroupNorm(3, 6, eps=1e-3), one(2, 6, 3, 3)),
+    ModCase("GroupNorm-2d-input", lambda t: t.nn.GroupNorm(2, 4), one(3, 4)),
+    ModCase("GroupNorm-noaffine", lambda t: t.nn.GroupNorm(1, 4, affine=False), one(2, 4, 5)),
+    ModCase("GroupNorm-f64", lambda t: t.nn.GroupNorm(4, 4, dtype=t.float64), one(2, 4, 3, 2, dtype=F64), rtol=1e-9, atol=1e-10),
+    # ---- RMSNorm ----
+    ModCase("RMSNorm", lambda t: t.nn.RMSNorm(5), one(3, 5)),
+    ModCase("RMSNorm-eps", lambda t: t.nn.RMSNorm((2, 5), eps=1e-3), one(3, 2, 5)),
+    ModCase("RMSNorm-noaffine", lambda t: t.nn.RMSNorm([5], elementwise_affine=False), one(4, 5)),
+    ModCase("RMSNorm-f64", lambda t: t.nn.RMSNorm(4, dtype=t.float64), one(3, 4, dtype=F64), rtol=1e-9, atol=1e-10),
+    # ---- LocalResponseNorm ----
+    ModCase("LocalResponseNorm", lambda t: t.nn.LocalResponseNorm(3), one(2, 5, 4)),
+    ModCase("LocalResponseNorm-4d-args", lambda t: t.nn.LocalResponseNorm(2, alpha=0.1, beta=0.5, k=2.0), one(2, 6, 3, 3)),
+    ModCase("LocalResponseNorm-5d-f64", lambda t: t.nn.LocalResponseNorm(4, alpha=0.5, k=1.5), one(2, 5, 2, 2, 3, dtype=F64), rtol=1e-9, atol=1e-10),
+]
