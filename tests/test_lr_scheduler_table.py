@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import importlib
 import math
+import pickle
 import warnings
 from collections import Counter
 from typing import Any, Callable, List, Tuple
@@ -240,6 +241,29 @@ def test_resumed_from_state_dict_continues_as_pytorch(name: str, kind: str, buil
         ours = run_case(torch, kind, build, resume_at=STEPS // 2)
     # Fresh objects restored half-way continue with the same rates and the same state.
     assert first_difference(ours, theirs) == ""
+
+
+def _pickles(state: Any) -> bool:
+    try:
+        return normalized(pickle.loads(pickle.dumps(state))) == normalized(state)
+    except Exception:
+        return False
+
+
+@needs_torch
+@pytest.mark.parametrize("name,kind,build", CASES, ids=[c[0] for c in CASES])
+def test_state_dict_pickles_where_pytorchs_does(name: str, kind: str, build: Builder) -> None:
+    """Checkpoints are pickled: a state that survives pickling in PyTorch must here too."""
+    results = []
+    for lib in (torch, pt):
+        opt = make_optimizer(lib, kind)
+        scheds = build(lib.optim.lr_scheduler, opt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for i in range(5):
+                step_all(opt, scheds, i)
+        results.append([_pickles(s.state_dict()) for s in scheds])
+    assert results[0] == results[1]
 
 
 # --- step(epoch): the deprecated closed forms, and CosineAnnealingWarmRestarts' fractional epochs

@@ -6,13 +6,12 @@ from __future__ import annotations
 import warnings
 import weakref
 from functools import wraps
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional
 
 from ... import _core
 from ..optimizer import Optimizer
 
 Tensor = _core.Tensor
-LR = Union[float, Any]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being "
