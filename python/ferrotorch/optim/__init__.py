@@ -1,9 +1,19 @@
-"""``ferrotorch.optim``: optimizers whose per-group update is one fused Rust call."""
+"""``ferrotorch.optim``: PyTorch's optimizers (SGD, Adam, AdamW, RMSprop and Adagrad update
+contiguous float tensors with one fused Rust call per group)."""
 
 from . import lr_scheduler, swa_utils
+from .adadelta import Adadelta
+from .adagrad import Adagrad
 from .adam import Adam, AdamW
+from .adamax import Adamax
+from .asgd import ASGD
+from .lbfgs import LBFGS
+from .nadam import NAdam
 from .optimizer import Optimizer
-from .rmsprop import Adagrad, RMSprop
+from .radam import RAdam
+from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Optimizer", "lr_scheduler", "swa_utils"]
+__all__ = ["Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils"]

@@ -1,85 +1,122 @@
-"""Adam and AdamW."""
+"""Adam and AdamW (AdamW is Adam with decoupled weight decay, as in PyTorch)."""
 
 from __future__ import annotations
 
-import math
-from typing import Any, Dict, Iterable, Tuple
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from .. import _core
-from .optimizer import Optimizer, _fusable, _grads
+from .optimizer import Optimizer, _check_lr, _fusable, _scalar, _step_counter, _with_grads
+from .sgd import _check_fused_flags
+
+Tensor = _core.Tensor
 
 
-def _check(lr: float, eps: float, betas: Tuple[float, float], weight_decay: float) -> None:
-    if lr < 0.0:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if eps < 0.0:
+def _check_adam_args(lr: Any, betas: Tuple[Any, Any], eps: float, weight_decay: float, foreach: Any, capturable: bool) -> Tuple[float, float]:
+    """Adam's argument checks, in PyTorch's order; returns the betas as Python floats."""
+    if isinstance(lr, Tensor) and foreach and not capturable:
+        raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+    _check_lr(lr)
+    if not 0.0 <= eps:
         raise ValueError(f"Invalid epsilon value: {eps}")
     if not 0.0 <= betas[0] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
     if not 0.0 <= betas[1] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if weight_decay < 0.0:
+    if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    both_float = isinstance(betas[0], float) and isinstance(betas[1], float)
+    if not (both_float or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor))):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for i in (0, 1):
+        if isinstance(betas[i], Tensor):
+            if not capturable and foreach:
+                raise ValueError(f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True")
+            if betas[i].numel() != 1:
+                raise ValueError(f"Tensor betas[{i}] must be 1-element")
+    return (_scalar(betas[0]), _scalar(betas[1]))
 
 
 class Adam(Optimizer):
-    """Adam with bias correction, optional AMSGrad, L2 weight decay and maximize."""
+    """Adam with bias correction, optional AMSGrad, L2 or decoupled weight decay, and maximize."""
 
-    _rule = "adam"
+    def __init__(self, params: Iterable[Any], lr: Any = 1e-3, betas: Tuple[Any, Any] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: Optional[bool] = None, maximize: bool = False, capturable: bool = False, differentiable: bool = False, fused: Optional[bool] = None, decoupled_weight_decay: bool = False) -> None:
+        betas = _check_adam_args(lr, betas, eps, weight_decay, foreach, capturable)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused, decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+        _check_fused_flags(fused, foreach, differentiable)
 
-    def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None, maximize: bool = False, capturable: bool = False, differentiable: bool = False, fused: Any = None) -> None:
-        _check(lr, eps, betas, weight_decay)
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused))
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for g in self.param_groups:
+            for k, v in (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)):
+                g.setdefault(k, v)
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        """One Adam update of every parameter with a gradient; returns the closure's loss."""
+        return self._step_groups(closure)
 
     def _group_step(self, group: Dict[str, Any]) -> None:
-        params = _grads(group)
+        params = _with_grads(group, "Adam")
         if not params:
             return
-        b1, b2 = group["betas"]
-        lr, eps, wd, ams, maximize = float(group["lr"]), float(group["eps"]), float(group["weight_decay"]), bool(group["amsgrad"]), bool(group["maximize"])
+        b1, b2 = (float(_scalar(b)) for b in group["betas"])
+        h = dict(lr=float(_scalar(group["lr"])), beta1=b1, beta2=b2, eps=float(group["eps"]), weight_decay=float(group["weight_decay"]), amsgrad=bool(group["amsgrad"]), maximize=bool(group["maximize"]))
+        decoupled = bool(group["decoupled_weight_decay"])
         for p in params:
             st = self.state[p]
-            if not st:
-                st["step"] = _core.tensor(0.0)
+            if len(st) == 0:
+                st["step"] = _step_counter()
                 st["exp_avg"] = _core.zeros_like(p)
                 st["exp_avg_sq"] = _core.zeros_like(p)
-                if ams:
+                if h["amsgrad"]:
                     st["max_exp_avg_sq"] = _core.zeros_like(p)
             st["step"] += 1
         # Parameters at the same step count share one fused call.
         by_step: Dict[float, list] = {}
         for p in params:
             by_step.setdefault(self.state[p]["step"].item(), []).append(p)
+        # A tensor lr takes the per-tensor path, whose scalar math rounds as PyTorch's does.
+        fuse = not isinstance(group["lr"], Tensor)
+        h["lr"] = group["lr"] if not fuse else h["lr"]
         for step, ps in by_step.items():
-            if _fusable(ps):
-                states = [[self.state[p]["exp_avg"], self.state[p]["exp_avg_sq"]] + ([self.state[p]["max_exp_avg_sq"]] if ams else []) for p in ps]
-                _core._fused_step(self._rule, ps, [p.grad for p in ps], states, dict(lr=lr, beta1=float(b1), beta2=float(b2), eps=eps, weight_decay=wd, amsgrad=ams, maximize=maximize, step=float(step)))
+            if fuse and _fusable(ps):
+                names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if h["amsgrad"] else ("exp_avg", "exp_avg_sq")
+                states = [[self.state[p][k] for k in names] for p in ps]
+                _core._fused_step("adamw" if decoupled else "adam", ps, [p.grad for p in ps], states, dict(h, step=float(step)))
                 continue
             for p in ps:
-                self._reference_update(p, step, lr, b1, b2, eps, wd, ams, maximize)
+                self._reference_update(p, step, h, decoupled)
 
-    def _reference_update(self, p: Any, step: float, lr: float, b1: float, b2: float, eps: float, wd: float, ams: bool, maximize: bool) -> None:
+    def _reference_update(self, p: Any, step: float, h: Dict[str, Any], decoupled: bool) -> None:
+        """PyTorch's per-tensor Adam, for parameters the fused kernel does not take."""
         st = self.state[p]
-        g = -p.grad if maximize else p.grad
-        if wd:
-            if self._rule == "adamw":
+        lr, b1, b2, wd = h["lr"], h["beta1"], h["beta2"], h["weight_decay"]
+        g = -p.grad if h["maximize"] else p.grad
+        if wd != 0:
+            if decoupled:
                 p.mul_(1 - lr * wd)
             else:
-                g = g + wd * p
-        st["exp_avg"].mul_(b1).add_(g, alpha=1 - b1)
-        st["exp_avg_sq"].mul_(b2).add_(g * g, alpha=1 - b2)
+                g = g.add(p, alpha=wd)
+        st["exp_avg"].lerp_(g, 1 - b1)
+        st["exp_avg_sq"].mul_(b2).addcmul_(g, g, value=1 - b2)
+        bc2_sqrt = (1 - b2**step) ** 0.5
         v = st["exp_avg_sq"]
-        if ams:
-            st["max_exp_avg_sq"].copy_(_core.maximum(st["max_exp_avg_sq"], v))
+        if h["amsgrad"]:
+            st["max_exp_avg_sq"].copy_(st["max_exp_avg_sq"].maximum(v))
             v = st["max_exp_avg_sq"]
-        denom = v.sqrt() / math.sqrt(1 - b2**step) + eps
-        p.sub_(st["exp_avg"] / denom * (lr / (1 - b1**step)))
+        denom = (v.sqrt() / bc2_sqrt).add_(h["eps"])
+        # With a tensor lr, PyTorch's step size is a tensor of lr's dtype: read it back rounded.
+        step_size = lr / (1 - b1**step)
+        p.addcdiv_(st["exp_avg"], denom, value=-float(step_size))
 
 
 class AdamW(Adam):
     """Adam with decoupled weight decay (p *= 1 - lr * weight_decay before the update)."""
 
-    _rule = "adamw"
+    def __init__(self, params: Iterable[Any], lr: Any = 1e-3, betas: Tuple[Any, Any] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach: Optional[bool] = None, capturable: bool = False, differentiable: bool = False, fused: Optional[bool] = None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable, fused=fused, decoupled_weight_decay=True)
 
-    def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach: Any = None, capturable: bool = False, differentiable: bool = False, fused: Any = None) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable, fused=fused)
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for g in self.param_groups:
+            g["decoupled_weight_decay"] = True

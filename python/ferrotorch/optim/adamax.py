@@ -1,0 +1,59 @@
+"""Adamax: Adam with the infinity norm in place of the second moment."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
+
+from .. import _core
+from .optimizer import Optimizer, _check_lr, _step_counter, _with_grads
+
+
+def _check_betas_eps_wd(betas: Tuple[float, float], eps: float, weight_decay: float) -> None:
+    """The eps / betas / weight_decay checks Adam's relatives share, in PyTorch's order."""
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adamax(Optimizer):
+    """Adamax: u = max(beta2 u, |g| + eps); p -= lr / (1 - beta1^t) m / u."""
+
+    def __init__(self, params: Iterable[Any], lr: Any = 2e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0, foreach: Optional[bool] = None, *, maximize: bool = False, differentiable: bool = False, capturable: bool = False) -> None:
+        _check_lr(lr)
+        _check_betas_eps_wd(betas, eps, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach, maximize=maximize, differentiable=differentiable, capturable=capturable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for g in self.param_groups:
+            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False)):
+                g.setdefault(k, v)
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        """One Adamax update of every parameter with a gradient; returns the closure's loss."""
+        return self._step_groups(closure)
+
+    def _group_step(self, group: Dict[str, Any]) -> None:
+        b1, b2 = group["betas"]
+        lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
+        for p in _with_grads(group, "Adamax"):
+            st = self.state[p]
+            if len(st) == 0:
+                st["step"] = _step_counter()
+                st["exp_avg"] = _core.zeros_like(p)
+                st["exp_inf"] = _core.zeros_like(p)
+            g = -p.grad if group["maximize"] else p.grad
+            st["step"] += 1
+            if wd != 0:
+                g = g.add(p, alpha=wd)
+            st["exp_avg"].lerp_(g, 1 - b1)
+            inf = st["exp_inf"]
+            inf.copy_(inf.mul_(b2).maximum(g.abs().add_(eps)))
+            clr = lr / (1 - b1 ** st["step"].item())
+            p.addcdiv_(st["exp_avg"], inf, value=-float(clr))
