@@ -255,6 +255,20 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     return (1 - label_smoothing) * nll + (label_smoothing / c) * smooth
 
 
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *, linear_bias: Optional[Tensor] = None, weight: Optional[Tensor] = None, reduction: str = "mean", ignore_index: Optional[int] = None, label_smoothing: float = 0.0, options: Any = None) -> Tensor:
+    """Cross entropy of ``input @ linear_weight^T (+ linear_bias)``; a weight of shape
+    [C, d1, ..., dK, in] gives K-dimensional logits [N, C, d1, ..., dK]. ``options`` (a
+    chunking strategy in PyTorch) does not change the result and is accepted as is."""
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"linear_cross_entropy: expected input with dimensionality 1 or 2, got {input.ndim}")
+    in_features = linear_weight.shape[-1]
+    logit_shape = list(linear_weight.shape[:-1])
+    flat_bias = linear_bias.reshape(-1) if linear_bias is not None else None
+    logits = _core._linear(input, linear_weight.reshape(-1, in_features), flat_bias)
+    logits = logits.reshape(([input.shape[0]] if input.ndim == 2 else []) + logit_shape)
+    return cross_entropy(logits, target, weight=weight, ignore_index=-100 if ignore_index is None else ignore_index, reduction=reduction, label_smoothing=label_smoothing)
+
+
 def _soft_cross_entropy(logp: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int, reduction: str, label_smoothing: float, cdim: int) -> Tensor:
     if ignore_index >= 0:
         raise RuntimeError("cross_entropy: ignore_index is not supported for floating point target")
@@ -285,9 +299,12 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     t = target.reshape(-1)
     n, c = x.shape
     if t.shape[0] != n or target.ndim > 1:
-        raise RuntimeError(f"multi_margin_loss: inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples (batch size). "
+            f"Expected target size [{n}], but got {list(target.shape)}. Input has shape {list(input.shape)}."
+        )
     if t.numel() and bool(((t < 0) | (t >= c)).any()):
-        raise IndexError(f"multi_margin_loss: target out of range (input of size {list(input.shape)})")
+        raise RuntimeError(f"multi_margin_loss: target out of range (input of size {list(input.shape)})")
     xy = x.gather(1, t.unsqueeze(1))
     h = (margin - xy + x).clamp_min(0.0)
     if p == 2:
@@ -312,7 +329,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional
     t = target.reshape(x.shape).long()
     c = x.shape[1]
     if t.numel() and bool(((t < -1) | (t >= c)).any()):
-        raise IndexError(f"multilabel_margin_loss: target out of range (input of size {list(input.shape)})")
+        raise RuntimeError(f"multilabel_margin_loss: argument #2 'target' is out of range (input of size {list(input.shape)})")
     listed = (t >= 0).long().cumprod(1).bool()  # positions before the first -1
     safe = _ft.where(listed, t, 0)
     is_target = ((safe.unsqueeze(2) == _core.arange(c).reshape(1, 1, c)) & listed.unsqueeze(2)).any(1)
@@ -353,6 +370,12 @@ def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, r
         reduction = legacy_reduction(size_average, reduce)
     if reduction not in _REDUCTIONS + ("batchmean",):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' divides only by the batch size, "
+            "and aligns with the KL div math definition.'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            stacklevel=2,
+        )
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -369,8 +392,8 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     _check_reduction(reduction)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
-        safe = _ft.where(target > 1, target, _core.ones((), dtype=target.dtype))
-        stirling = safe * safe.log() - safe + 0.5 * (2 * math.pi * safe).log()
+        # Computed on the raw target (as PyTorch), so a zero target has a NaN target gradient.
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
         loss = loss + _ft.where(target > 1, stirling, _zero(stirling))
     return _reduce(loss, reduction)
 
@@ -466,8 +489,6 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     _triplet_dims("triplet_margin_loss", anchor, positive, negative)
-    if anchor.ndim not in (1, 2):
-        raise RuntimeError(f"triplet_margin_loss: Expected 1D or 2D inputs, but got {anchor.ndim}D anchor")
     d_pos = _pairwise_distance(anchor, positive, p, eps)
     d_neg = _pairwise_distance(anchor, negative, p, eps)
     if swap:

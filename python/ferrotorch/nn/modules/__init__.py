@@ -43,6 +43,7 @@ from .loss import (
     PoissonNLLLoss,
     SmoothL1Loss,
 )
+from .loss_projection import AdaptiveLogSoftmaxWithLoss, LinearCrossEntropyLoss
 from .loss_margin import (
     CosineEmbeddingLoss,
     HingeEmbeddingLoss,
