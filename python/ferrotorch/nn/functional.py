@@ -161,6 +161,7 @@ from ._functional_loss import (  # noqa: E402
     huber_loss,
     kl_div,
     l1_loss,
+    linear_cross_entropy,
     margin_ranking_loss,
     mse_loss,
     multi_margin_loss,
