@@ -513,3 +513,45 @@ def test_every_pytorch_scheduler_name_exists() -> None:
     assert missing == []
     assert torch.optim.lr_scheduler._LRScheduler.__name__ == "_LRScheduler"
     assert issubclass(torch.optim.lr_scheduler.ReduceLROnPlateau, torch.optim.lr_scheduler.LRScheduler)
+
+
+# --- a real training loop: the optimizer must read the rates and momenta the scheduler writes
+
+TRAINING_CASES: List[Tuple[str, Callable[[Any, Any], Any], Builder]] = [
+    ("sgd-one-cycle", lambda lib, g: lib.optim.SGD(g, lr=0.1, momentum=0.9), lambda S, o: [S.OneCycleLR(o, [0.1, 0.05], total_steps=20)]),
+    ("adam-cyclic-betas", lambda lib, g: lib.optim.Adam(g, lr=0.1), lambda S, o: [S.CyclicLR(o, 0.01, 0.1, step_size_up=3)]),
+    ("nesterov-cyclic", lambda lib, g: lib.optim.SGD(g, lr=0.1, momentum=0.9, nesterov=True), lambda S, o: [S.CyclicLR(o, 0.01, 0.1, 3, mode="triangular2")]),
+    ("adamw-three-phase", lambda lib, g: lib.optim.AdamW(g, lr=0.1), lambda S, o: [S.OneCycleLR(o, 0.1, total_steps=20, three_phase=True)]),
+    ("sgd-plateau", lambda lib, g: lib.optim.SGD(g, lr=0.2), lambda S, o: [S.ReduceLROnPlateau(o, patience=1, factor=0.5)]),
+    ("sgd-warmup-cosine", lambda lib, g: lib.optim.SGD(g, lr=0.1), lambda S, o: [S.SequentialLR(o, [S.LinearLR(o, 0.1, total_iters=5), S.CosineAnnealingLR(o, 15)], [5])]),
+]
+
+
+def _train(lib: Any, make_opt: Callable[[Any, Any], Any], build: Builder, steps: int = 20) -> List[float]:
+    """Least squares on fixed data; ReduceLROnPlateau watches the loss."""
+    data = [[math.sin(i * 0.7 + j) for j in range(3)] for i in range(16)]
+    target = [[math.cos(i * 0.3)] for i in range(16)]
+    x, y = lib.tensor(data, dtype=lib.float64), lib.tensor(target, dtype=lib.float64)
+    w = lib.zeros(3, 1, dtype=lib.float64, requires_grad=True)
+    b = lib.zeros(1, dtype=lib.float64, requires_grad=True)
+    opt = make_opt(lib, [{"params": [w]}, {"params": [b], "lr": 0.05}])
+    scheds = build(lib.optim.lr_scheduler, opt)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        for s in scheds:
+            if type(s).__name__ == "ReduceLROnPlateau":
+                s.step(loss.item())
+            else:
+                s.step()
+    return w.detach().reshape(-1).tolist() + b.detach().tolist()
+
+
+@needs_torch
+@pytest.mark.parametrize("name,make_opt,build", TRAINING_CASES, ids=[c[0] for c in TRAINING_CASES])
+def test_training_with_scheduler_matches_pytorch(name: str, make_opt: Callable[[Any, Any], Any], build: Builder) -> None:
+    ours = _train(torch, make_opt, build)
+    theirs = _train(pt, make_opt, build)
+    assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-12)
