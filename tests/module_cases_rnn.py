@@ -90,6 +90,11 @@ CASES = [
     ModCase("RNN-packed-relu-3layers", lambda t: t.nn.RNN(3, 4, num_layers=3, nonlinearity="relu", dtype=t.float64), seq(4, 3, 3), adapt_inputs=packed([4, 4, 2])),
     ModCase("LSTM-packed-pad-back", padded_back([4, 2, 5], enforce_sorted=False), seq(3, 5, 3)),
     ModCase("LSTM-packed-pad-back-sorted-total", padded_back([5, 3, 1], enforce_sorted=True, total_length=7, padding_value=-2.0), seq(3, 5, 3)),
+    # Unusual but valid: a transposed (non-contiguous) input, a batch of 0.
+    ModCase("LSTM-noncontiguous", lambda t: t.nn.LSTM(3, 4, num_layers=2, dtype=t.float64), seq(2, 5, 3), adapt_inputs=lambda lib, x: [x[0].transpose(0, 1)]),
+    ModCase("GRU-bidir-zero-batch", lambda t: t.nn.GRU(3, 4, bidirectional=True, dtype=t.float64), seq(5, 0, 3)),
+    ModCase("LSTM-proj-zero-batch", lambda t: t.nn.LSTM(3, 4, proj_size=2, dtype=t.float64), seq(5, 0, 3)),
+    ModCase("GRUCell-zero-batch", lambda t: t.nn.GRUCell(3, 4, dtype=t.float64), one(0, 3, dtype=F64)),
     # Cells: bias both ways, nonlinearity, hidden state given or not, unbatched.
     ModCase("RNNCell", lambda t: t.nn.RNNCell(3, 4), one(2, 3)),
     ModCase("RNNCell-relu-nobias-h0", lambda t: t.nn.RNNCell(3, 4, bias=False, nonlinearity="relu", dtype=t.float64), with_h0((2, 3), (2, 4))),

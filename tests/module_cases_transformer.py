@@ -90,6 +90,8 @@ CASES = [
     ModCase("MHA-causal-hint-weights", mha(), qkv(S, S), kwargs={"attn_mask": causal(S), "is_causal": True}),
     ModCase("MHA-unbatched", mha(), lambda rng: tuple(randn(*s, dtype=F64)(rng) for s in ((L, E), (S, E), (S, E))), kwargs={"key_padding_mask": bool_mask(S)}),
     ModCase("MHA-unbatched-3d-mask", mha(batch_first=True), lambda rng: tuple(randn(*s, dtype=F64)(rng) for s in ((L, E), (S, E), (S, E))), kwargs={"attn_mask": float_mask(H, L, S), "need_weights": False}),
+    ModCase("MHA-zero-batch", mha(), qkv(n=0)),
+    ModCase("MHA-noncontiguous", mha(kdim=3, vdim=5), qkv(kdim=3, vdim=5, batch_first=True), adapt_inputs=lambda lib, x: [v.transpose(0, 1) for v in x]),
     # TransformerEncoderLayer: activation, norm_first, eps, batch_first, bias, dim_feedforward.
     ModCase("TEL", lambda t: t.nn.TransformerEncoderLayer(E, H, dim_feedforward=8, dropout=0.0), lambda rng: (randn(L, N, E)(rng),)),
     ModCase("TEL-gelu-norm-first", lambda t: enc_layer(t, activation="gelu", norm_first=True), src(L, N, E)),

@@ -113,6 +113,8 @@ def test_packed_sequence_errors():
         lambda t: t.nn.RNNCell(3, 4)(t.zeros(2, 4)),
         lambda t: t.nn.GRUCell(3, 4)(t.zeros(2, 3), t.zeros(3, 4)),
         lambda t: t.nn.LSTMCell(3, 4)(t.zeros(2, 2, 3)),
+        lambda t: t.nn.LSTM(3, 4, dtype=t.float64)(t.zeros(5, 2, 3)),
+        lambda t: t.nn.GRU(3, 4)(t.zeros(0, 2, 3)),
     ],
 )
 def test_recurrent_errors_match_torch(build):

@@ -143,7 +143,7 @@ class RNNBase(Module):
             return tuple(_core.zeros(self.num_layers * dirs, batch, n, dtype=dtype) for n in self._state_sizes())
         states = tuple(hx) if lstm else (hx,)
         if lstm and len(states) != 2:
-            raise RuntimeError(f"LSTM: expected hx to be a tuple (h_0, c_0), got {len(states)} tensors")
+            raise IndexError(f"LSTM: expected hx to be a tuple (h_0, c_0), got {len(states)} tensors")
         for h in states:
             if unbatched and h.ndim != 2:
                 raise RuntimeError(f"For unbatched 2-D input, hx{' and cx' if lstm else ''} should also be 2-D but got {h.ndim}-D tensor")
@@ -196,6 +196,11 @@ class RNNBase(Module):
             x = input.unsqueeze(1) if unbatched else (input.transpose(0, 1) if self.batch_first else input)
             batch = x.shape[1]
             sizes = [batch] * x.shape[0]
+        if not packed and x.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        weight_dtype = self.weight_ih_l0.dtype
+        if x.dtype != weight_dtype:
+            raise ValueError(f"RNN input dtype ({x.dtype}) does not match weight dtype ({weight_dtype}). Convert input: input.to({weight_dtype}), or convert model: model.to({x.dtype})")
         if x.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.shape[-1]}")
         sorted_indices = input.sorted_indices if packed else None
