@@ -3,6 +3,7 @@ state and param_groups at the end, repr, and the state_dict interchange in both 
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable, List
 
 import numpy as np
@@ -155,3 +156,231 @@ def test_invalid_arguments_raise_as_pytorch(name: str, kwargs: dict) -> None:
     with pytest.raises(type(theirs.value)) as ours:
         getattr(torch.optim, name)([torch.zeros(2, requires_grad=True)], **kwargs)
     assert str(ours.value) == str(theirs.value)
+
+
+# ----- behaviour beyond the update rule, each checked against PyTorch ---------------------------
+
+
+def both(fn: Callable[[Any], Any]) -> tuple:
+    """``fn`` run with ferrotorch and with PyTorch."""
+    return fn(torch), fn(pt)
+
+
+ALL_NAMES = ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD", "LBFGS", "SparseAdam"]
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_default_param_group_keys_and_repr(name: str) -> None:
+    def make(lib: Any) -> Any:
+        return getattr(lib.optim, name)([lib.zeros(2, requires_grad=True)])
+
+    ours, theirs = both(make)
+    assert list(ours.param_groups[0].keys()) == list(theirs.param_groups[0].keys())
+    assert {k: v for k, v in ours.defaults.items()} == {k: v for k, v in theirs.defaults.items()}
+    assert repr(ours) == repr(theirs)
+    assert_same_value(ours.state_dict(), theirs.state_dict(), TOL["float32"], name)
+
+
+def test_step_hooks_run_in_order_and_may_replace_arguments() -> None:
+    def run(lib: Any) -> list:
+        p = lib.ones(2, requires_grad=True)
+        opt = lib.optim.SGD([p], lr=0.5)
+        calls: list = []
+        seen_closure = lambda: calls.append("closure") or lib.tensor(1.0)  # noqa: E731
+        opt.register_step_pre_hook(lambda o, args, kwargs: calls.append(("pre", o is opt, len(args), dict(kwargs))) or ((o,), {"closure": seen_closure}))
+        h = opt.register_step_post_hook(lambda o, args, kwargs: calls.append(("post", "closure" in kwargs)))
+        optimizer_module = importlib.import_module(lib.__name__ + ".optim.optimizer")
+        global_pre = optimizer_module.register_optimizer_step_pre_hook(lambda o, a, k: calls.append("global pre"))
+        global_post = optimizer_module.register_optimizer_step_post_hook(lambda o, a, k: calls.append("global post"))
+        p.grad = lib.full((2,), 2.0)
+        loss = opt.step()
+        h.remove()
+        global_pre.remove()
+        global_post.remove()
+        opt.step()
+        return [calls, float(loss), p.tolist()]
+
+    ours, theirs = both(run)
+    assert ours[0][:6] == theirs[0][:6] == ["global pre", ("pre", True, 1, {}), "closure", ("post", True), "global post", ("pre", True, 1, {})]
+    assert ours == theirs
+
+
+def test_bad_pre_hook_result_raises_runtime_error() -> None:
+    for lib in (torch, pt):
+        opt = lib.optim.Adam([lib.zeros(2, requires_grad=True)])
+        opt.register_step_pre_hook(lambda o, a, k: 5)
+        with pytest.raises(RuntimeError, match="must return None or a tuple of"):
+            opt.step()
+
+
+def test_state_dict_and_load_hooks() -> None:
+    def run(lib: Any) -> list:
+        p = lib.ones(3, requires_grad=True)
+        opt = lib.optim.Adam([p], lr=0.1)
+        log: list = []
+        opt.register_state_dict_pre_hook(lambda o: log.append("sd pre"))
+        opt.register_state_dict_post_hook(lambda o, sd: dict(sd, extra=1))
+        opt.register_load_state_dict_pre_hook(lambda o, sd: log.append(sorted(sd)))
+        opt.register_load_state_dict_post_hook(lambda o: log.append("load post"))
+        opt.register_load_state_dict_post_hook(lambda o: log.append("first"), prepend=True)
+        p.grad = lib.ones(3)
+        opt.step()
+        sd = opt.state_dict()
+        opt.load_state_dict(sd)
+        return [log, sorted(sd)]
+
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad(set_to_none: bool) -> None:
+    def run(lib: Any) -> Any:
+        p, q = lib.ones(2, requires_grad=True), lib.ones(3, requires_grad=True)
+        (p.sum() * 3).backward()
+        opt = lib.optim.RMSprop([p, q], lr=0.1)
+        opt.zero_grad(set_to_none=set_to_none)
+        return [None if p.grad is None else p.grad.tolist(), q.grad]
+
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_parameters_without_grad_are_skipped_and_keep_no_state() -> None:
+    def run(lib: Any) -> Any:
+        p, q = lib.ones(2, requires_grad=True), lib.ones(3, requires_grad=True)
+        opt = lib.optim.Adam([p, q], lr=0.1)
+        p.grad = lib.tensor([1.0, -1.0])
+        opt.step()
+        return [sorted(opt.state_dict()["state"]), p.tolist(), q.tolist()]
+
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0] == [0] and ours[2] == theirs[2]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
+
+
+def test_add_param_group_named_params_and_errors() -> None:
+    def run(lib: Any) -> Any:
+        a, b, c = (lib.ones(2, requires_grad=True) for _ in range(3))
+        opt = lib.optim.SGD([("a", a), ("b", b)], lr=0.1, momentum=0.9)
+        group = {"params": [("c", c)], "lr": 0.5}
+        opt.add_param_group(group)
+        out = [opt.param_groups[1] is group, list(group.keys()), opt.state_dict()["param_groups"]]
+        errors = []
+        for bad in ({"params": [a]}, {"params": [lib.ones(2, requires_grad=True)]}, {"params": {b}}, 3):
+            with pytest.raises(Exception) as info:
+                opt.add_param_group(bad)
+            errors.append((type(info.value).__name__, str(info.value)))
+        with pytest.raises(ValueError) as info:
+            lib.optim.SGD([{"params": [a]}, {"params": [b]}, {"params": [("c", c)]}])
+        errors.append(str(info.value))
+        x = lib.ones(2, requires_grad=True) * 2
+        with pytest.raises(ValueError) as info:
+            lib.optim.SGD([x])
+        errors.append(str(info.value))
+        with pytest.raises(TypeError) as info:
+            lib.optim.SGD(lib.ones(2, requires_grad=True))
+        errors.append(str(info.value))
+        with pytest.raises(TypeError) as info:
+            lib.optim.SGD([1.0])
+        errors.append(str(info.value))
+        with pytest.raises(ValueError) as info:
+            lib.optim.Adam([])
+        errors.append(str(info.value))
+        with pytest.raises(ValueError) as info:
+            lib.optim.LBFGS([{"params": [a]}, {"params": [b]}])
+        errors.append(str(info.value))
+        return [out, errors]
+
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_load_state_dict_rejects_mismatched_groups() -> None:
+    for lib in (torch, pt):
+        a, b = lib.ones(2, requires_grad=True), lib.ones(2, requires_grad=True)
+        sd = lib.optim.Adam([a, b]).state_dict()
+        with pytest.raises(ValueError, match="different number of parameter groups"):
+            lib.optim.Adam([{"params": [a]}, {"params": [b]}]).load_state_dict(sd)
+        with pytest.raises(ValueError, match="doesn't match the size of optimizer's group"):
+            lib.optim.Adam([a]).load_state_dict(sd)
+
+
+def test_load_state_dict_casts_state_to_parameter_dtype_but_not_step() -> None:
+    def run(lib: Any) -> Any:
+        p = lib.ones(3, requires_grad=True)
+        opt = lib.optim.Adam([p], lr=0.1)
+        p.grad = lib.ones(3)
+        opt.step()
+        q = lib.ones(3, dtype=lib.float64, requires_grad=True)
+        opt64 = lib.optim.Adam([q], lr=0.1)
+        opt64.load_state_dict(opt.state_dict())
+        return {k: str(v.dtype) for k, v in opt64.state[q].items()}
+
+    ours, theirs = both(run)
+    assert ours == theirs == {"step": "torch.float32", "exp_avg": "torch.float64", "exp_avg_sq": "torch.float64"}
+
+
+def test_lbfgs_requires_a_closure_and_returns_first_loss() -> None:
+    for lib in (torch, pt):
+        p = lib.ones(2, requires_grad=True)
+        opt = lib.optim.LBFGS([p])
+        with pytest.raises(TypeError):
+            opt.step()
+    for lib in (torch, pt):
+        with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
+            p = lib.ones(2, requires_grad=True)
+            opt = lib.optim.LBFGS([p], line_search_fn="armijo")
+
+            def closure() -> Any:
+                opt.zero_grad()
+                loss = ((p - 3) ** 2).sum()
+                loss.backward()
+                return loss
+
+            opt.step(closure)
+
+
+def test_sparse_adam_refuses_dense_gradients() -> None:
+    def run(lib: Any) -> Any:
+        p = lib.ones(2, requires_grad=True)
+        opt = lib.optim.SparseAdam([p], lr=0.1)
+        p.grad = lib.ones(2)
+        with pytest.raises(RuntimeError) as info:
+            opt.step()
+        return str(info.value)
+
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_custom_optimizer_subclass_gets_step_hooks() -> None:
+    class HalfStep(torch.optim.Optimizer):
+        def __init__(self, params: Any) -> None:
+            super().__init__(params, {"lr": 0.5})
+
+        def step(self, closure: Any = None) -> None:
+            with torch.no_grad():
+                for g in self.param_groups:
+                    for p in g["params"]:
+                        p.sub_(p.grad * g["lr"])
+
+    p = torch.ones(2, requires_grad=True)
+    opt = HalfStep([p])
+    seen: list = []
+    opt.register_step_post_hook(lambda o, a, k: seen.append("post"))
+    p.grad = torch.ones(2)
+    opt.step()
+    assert seen == ["post"] and p.tolist() == [0.5, 0.5]
+
+
+def test_pickled_optimizer_keeps_groups_and_state() -> None:
+    import pickle
+
+    p = torch.ones(2, requires_grad=True)
+    opt = torch.optim.NAdam([p], lr=0.1, momentum_decay=0.01)
+    p.grad = torch.ones(2)
+    opt.step()
+    again = pickle.loads(pickle.dumps(opt))
+    assert again.param_groups[0]["momentum_decay"] == 0.01
+    assert again.state_dict()["state"][0]["mu_product"].item() == opt.state[p]["mu_product"].item()

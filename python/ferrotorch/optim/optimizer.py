@@ -57,7 +57,9 @@ def _with_step_hooks(step: Callable) -> Callable:
     """Wraps a subclass's ``step`` so the pre/post hooks run around it, as PyTorch patches it."""
 
     @functools.wraps(step)
-    def hooked(self: "Optimizer", *args: Any, **kwargs: Any) -> Any:
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        # As in PyTorch, the hooks' ``args`` start with the optimizer itself.
+        self = args[0]
         for pre in chain(_global_step_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
             result = pre(self, args, kwargs)
             if result is not None:
@@ -65,7 +67,7 @@ def _with_step_hooks(step: Callable) -> Callable:
                     args, kwargs = result
                 else:
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but got {result}.")
-        out = step(self, *args, **kwargs)
+        out = step(*args, **kwargs)
         for post in chain(self._optimizer_step_post_hooks.values(), _global_step_post_hooks.values()):
             post(self, args, kwargs)
         return out
