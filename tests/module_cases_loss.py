@@ -106,6 +106,10 @@ def _classification() -> List[ModCase]:
             ModCase(f"{name}-unbatched-none", lambda t, n=name: getattr(t.nn, n)(reduction="none"), lambda rng: (randn(5, dtype=F64)(rng), np.array(3, dtype=np.int64))),
             ModCase(f"{name}-size_average-False", lambda t, n=name: getattr(t.nn, n)(size_average=False), logp(6, 5)),
             ModCase(f"{name}-f32", lambda t, n=name: getattr(t.nn, n)(), lambda rng: (randn(4, 5)(rng), ints(5, 4)(rng))),
+            ModCase(f"{name}-all-ignored-mean", lambda t, n=name: getattr(t.nn, n)(ignore_index=2), lambda rng: (randn(3, 5, dtype=F64)(rng), np.full(3, 2, dtype=np.int64))),
+            ModCase(f"{name}-zero-batch", lambda t, n=name: getattr(t.nn, n)(weight=w5(t)), lambda rng: (randn(0, 5, dtype=F64)(rng), np.zeros(0, dtype=np.int64))),
+            ModCase(f"{name}-zero-batch-none", lambda t, n=name: getattr(t.nn, n)(reduction="none"), lambda rng: (randn(0, 5, 2, dtype=F64)(rng), np.zeros((0, 2), dtype=np.int64))),
+            ModCase(f"{name}-uint8-target", lambda t, n=name: getattr(t.nn, n)(reduction="sum"), lambda rng: (randn(4, 5, dtype=F64)(rng), np.array([0, 4, 2, 2], dtype=np.uint8))),
             ModCase(f"{name}-all-ignored-sum", lambda t, n=name: getattr(t.nn, n)(reduction="sum"), lambda rng: (randn(3, 5, dtype=F64)(rng), np.full(3, -100, dtype=np.int64))),
         ]
     probs = lambda *s: lambda rng: (randn(*s, dtype=F64)(rng), np.moveaxis(rng.dirichlet(np.ones(s[1]), (s[0],) + s[2:]), -1, 1).copy() if len(s) > 2 else rng.dirichlet(np.ones(s[1]), s[0]))  # noqa: E731
@@ -114,6 +118,7 @@ def _classification() -> List[ModCase]:
         ModCase("CrossEntropyLoss-label_smoothing-weight-ignore", lambda t: t.nn.CrossEntropyLoss(weight=w5(t), ignore_index=1, label_smoothing=0.3), logp(8, 5)),
         ModCase("CrossEntropyLoss-label_smoothing-none", lambda t: t.nn.CrossEntropyLoss(reduction="none", label_smoothing=0.2, ignore_index=4), logp(8, 5)),
         ModCase("CrossEntropyLoss-label_smoothing-sum-4d", lambda t: t.nn.CrossEntropyLoss(weight=w5(t), reduction="sum", label_smoothing=0.25), logp(2, 5, 3, 2)),
+        ModCase("CrossEntropyLoss-all-ignored-smoothing", lambda t: t.nn.CrossEntropyLoss(weight=w5(t), ignore_index=0, label_smoothing=0.3), lambda rng: (randn(3, 5, dtype=F64)(rng), np.zeros(3, dtype=np.int64))),
         ModCase("CrossEntropyLoss-probs", lambda t: t.nn.CrossEntropyLoss(), probs(4, 5)),
         ModCase("CrossEntropyLoss-probs-weight-smoothing", lambda t: t.nn.CrossEntropyLoss(weight=w5(t), label_smoothing=0.2), probs(4, 5)),
         ModCase("CrossEntropyLoss-probs-none-4d", lambda t: t.nn.CrossEntropyLoss(reduction="none", weight=w5(t)), probs(2, 5, 3, 2)),

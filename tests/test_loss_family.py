@@ -47,6 +47,8 @@ ERRORS: List[Tuple[str, Callable[[Any], Any], Tuple[str, ...]]] = [
     ("nll-int32-target", lambda t: t.nn.NLLLoss()(_x(t, 4, 5), t.tensor([0, 1, 2, 3], dtype=t.int32)), ("nll_loss", "Int")),
     ("nll-batch-mismatch", lambda t: t.nn.NLLLoss()(_x(t, 4, 5), _long(t, [0, 1, 2])), ("nll_loss", "(4)", "(3)")),
     ("ce-spatial-mismatch", lambda t: t.nn.CrossEntropyLoss()(_x(t, 4, 5, 3), t.zeros(4, 2, dtype=t.int64)), ("[4, 3]", "[4, 2]")),
+    ("nll-float-target-batch-first", lambda t: t.nn.NLLLoss()(_x(t, 4, 5), _x(t, 3)), ("nll_loss", "(4)", "(3)")),
+    ("nll-float-2d-target-shape-first", lambda t: t.nn.NLLLoss()(_x(t, 4, 5), _x(t, 4, 2)), ("nll_loss", "multi-target", "[4, 2]")),
     ("nll-2d-target", lambda t: t.nn.NLLLoss()(_x(t, 4, 5), t.zeros(4, 1, dtype=t.int64)), ("nll_loss", "multi-target")),
     ("nll-0d-input", lambda t: t.nn.NLLLoss()(_x(t), _long(t, 0)), ("nll_loss", "(got 0)")),
     ("nll-weight-size", lambda t: t.nn.NLLLoss(weight=t.ones(3, dtype=t.float64))(_x(t, 4, 5), _long(t, [0, 1, 2, 3])), ("nll_loss", "5 classes", "[3]")),
@@ -164,3 +166,12 @@ def test_triplet_with_distance_module_argument() -> None:
     assert loss(a, p, n).item() == pytest.approx(2.0)
     with pytest.raises(ValueError, match="margin"):
         torch.nn.TripletMarginWithDistanceLoss(margin=0.0)
+
+
+def test_non_contiguous_inputs() -> None:
+    # Transposed and sliced views: class dim strided, target a strided slice.
+    logits = RNG.standard_normal((5, 6))
+    _both(lambda t, a: t.nn.functional.cross_entropy(a[0].t(), t.tensor([0, 4, 1, 2, 3, 3, 0, 1, 2, 4, 0, 1])[::2], label_smoothing=0.1), logits)
+    spatial = RNG.standard_normal((2, 3, 4, 5))
+    _both(lambda t, a: t.nn.functional.cross_entropy(a[0].permute(0, 3, 1, 2), t.zeros(2, 3, 4, dtype=t.int64) + 1), spatial)
+    _both(lambda t, a: t.nn.functional.mse_loss(a[0].t(), a[1][:, ::2]), RNG.standard_normal((4, 3)), RNG.standard_normal((3, 8)), grad=(0, 1))

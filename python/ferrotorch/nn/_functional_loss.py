@@ -168,8 +168,6 @@ def _class_targets(op: str, input: Tensor, target: Tensor, weight: Optional[Tens
     """PyTorch's checks on class-index targets: dtype, batch and spatial sizes, weight length."""
     if input.ndim < 1:
         raise ValueError(f"{op}: Expected 1 or more dimensions (got {input.ndim})")
-    if target.dtype not in (_core.int64, _core.uint8):
-        raise RuntimeError(f"{op}: expected target dtype to be Long or Byte, but got {_dtype_name(target.dtype)}")
     if input.ndim == 1:
         if target.ndim > 1 or (target.ndim == 1 and target.shape[0] != 1):
             raise RuntimeError(f"{op}: 0D or 1D target tensor expected, multi-target not supported (got input: {list(input.shape)}, target: {list(target.shape)})")
@@ -182,9 +180,19 @@ def _class_targets(op: str, input: Tensor, target: Tensor, weight: Optional[Tens
         want = [input.shape[0]] + list(input.shape[2:])
         if input.ndim > 2 and list(target.shape) != want:
             raise RuntimeError(f"{op}: Expected target size {want}, got {list(target.shape)}")
+    if target.dtype not in (_core.int64, _core.uint8):
+        raise RuntimeError(f"{op}: expected target dtype to be Long or Byte, but got {_dtype_name(target.dtype)}")
     c = input.shape[0 if input.ndim == 1 else 1]
     if weight is not None and (weight.ndim != 1 or weight.shape[0] != c):
         raise RuntimeError(f"{op}: weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+
+
+def _weighted_mean(total: Tensor, weight_sum: Tensor) -> Tensor:
+    """total / weight_sum; with nothing counted (every target ignored) the value is NaN while the
+    gradient stays zero, as PyTorch's."""
+    if float(weight_sum.item()) == 0.0:
+        return total * 0.0 + float("nan")
+    return total / weight_sum
 
 
 def _rows(input: Tensor, target: Tensor) -> tuple:
@@ -213,7 +221,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
     w = w * valid.to(xs.dtype)
     loss = picked * w
     if reduction == "mean":
-        return loss.sum() / w.sum()
+        return _weighted_mean(loss.sum(), w.sum())
     if reduction == "sum":
         return loss.sum()
     return loss.reshape(target.shape)
@@ -247,7 +255,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
             denom = (weight.to(xs.dtype).index_select(0, _ft.where(valid, ts, 0)) * valid.to(xs.dtype)).sum()
         else:
             denom = valid.to(xs.dtype).sum()
-        smooth = smooth.sum() / denom
+        smooth = _weighted_mean(smooth.sum(), denom)
     elif reduction == "sum":
         smooth = smooth.sum()
     else:
