@@ -166,7 +166,7 @@ def both(fn: Callable[[Any], Any]) -> tuple:
     return fn(torch), fn(pt)
 
 
-ALL_NAMES = ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD", "LBFGS", "SparseAdam"]
+ALL_NAMES = ["Adafactor", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD", "LBFGS", "SparseAdam"]
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
