@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 import math
 import pickle
 import warnings
@@ -501,6 +502,33 @@ def test_lambda_state_keeps_callable_objects_only() -> None:
     other = torch.optim.lr_scheduler.LambdaLR(make_optimizer(torch, "sgd"), [target, lambda e: 1.0])
     other.load_state_dict(state)
     assert target.warmup == 6 and "lr_lambdas" in state
+
+
+def _parameters(fn: Any) -> List[Tuple[str, Any, str]]:
+    return [(p.name, p.default, str(p.kind)) for p in inspect.signature(fn).parameters.values()]
+
+
+@needs_torch
+@pytest.mark.parametrize("module", ["lr_scheduler", "swa_utils"])
+def test_signatures_match_pytorch(module: str) -> None:
+    """Every class and function PyTorch defines there (private helpers too) exists here with the
+    same parameter names, kinds and defaults."""
+    ours, theirs = getattr(torch.optim, module), getattr(pt.optim, module)
+    differences = []
+    for name, obj in vars(theirs).items():
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)) or obj.__module__ != theirs.__name__ or name == "_SchedulePhase":
+            continue
+        mine = getattr(ours, name, None)
+        if mine is None:
+            differences.append(f"{name} missing")
+            continue
+        if inspect.isfunction(obj) and _parameters(mine) != _parameters(obj):
+            differences.append(f"{name}{inspect.signature(mine)} vs {inspect.signature(obj)}")
+        if inspect.isclass(obj):
+            for method in ("__init__", "step", "get_lr", "get_last_lr", "state_dict", "load_state_dict", "update_parameters", "scale_fn"):
+                if hasattr(obj, method) and _parameters(getattr(mine, method))[1:] != _parameters(getattr(obj, method))[1:]:
+                    differences.append(f"{name}.{method}{inspect.signature(getattr(mine, method))} vs {inspect.signature(getattr(obj, method))}")
+    assert differences == []
 
 
 def test_every_pytorch_scheduler_name_exists() -> None:

@@ -1,6 +1,16 @@
 """``ferrotorch.optim.lr_scheduler``: PyTorch's learning-rate schedulers, one family per file."""
 
-from .base import EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler
+from .base import (
+    EPOCH_DEPRECATION_WARNING,
+    LRScheduler,
+    _enable_get_lr_call,
+    _format_param,
+    _initial_mode,
+    _LRScheduler,
+    _param_groups_val_list,
+    _update_param_group_val,
+    _warn_get_lr_called_within_step,
+)
 from .composition import ChainedScheduler, SequentialLR
 from .cosine import CosineAnnealingLR, CosineAnnealingWarmRestarts
 from .cyclic import CyclicLR

@@ -28,14 +28,14 @@ def _copy_value(value: Any) -> Any:
     return value.clone() if isinstance(value, Tensor) else value
 
 
-def _per_group(name: str, optimizer: Optimizer, value: Any) -> List[Any]:
+def _per_group(name: str, optimizer: Optimizer, param: Any) -> List[Any]:
     """One value per parameter group: a scalar is repeated, a list must match the group count."""
     n = len(optimizer.param_groups)
-    if isinstance(value, (list, tuple)):
-        if len(value) != n:
-            raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has {len(value)} values, param_groups has {n}.")
-        return [_copy_value(v) for v in value]
-    return [_copy_value(value) for _ in range(n)]
+    if isinstance(param, (list, tuple)):
+        if len(param) != n:
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has {len(param)} values, param_groups has {n}.")
+        return [_copy_value(v) for v in param]
+    return [_copy_value(param) for _ in range(n)]
 
 
 def _group_values(optimizer: Optimizer, key: str) -> List[Any]:
@@ -43,12 +43,12 @@ def _group_values(optimizer: Optimizer, key: str) -> List[Any]:
     return [_copy_value(g[key]) for g in optimizer.param_groups]
 
 
-def _set_group_value(group: Dict[str, Any], key: str, value: Any) -> None:
+def _set_group_value(param_group: Dict[str, Any], key: str, val: Any) -> None:
     """A tensor-valued option is filled in place so that whoever holds it sees the change."""
-    if isinstance(group[key], Tensor):
-        group[key].fill_(value.item() if isinstance(value, Tensor) else value)
+    if isinstance(param_group[key], Tensor):
+        param_group[key].fill_(val.item() if isinstance(val, Tensor) else val)
     else:
-        group[key] = value
+        param_group[key] = val
 
 
 def _mark_optimizer_steps(optimizer: Optimizer) -> None:
@@ -71,8 +71,35 @@ def _mark_optimizer_steps(optimizer: Optimizer) -> None:
     optimizer.step = step_and_mark  # type: ignore[method-assign]
 
 
-def _warn_if_get_lr_called_directly(scheduler: "LRScheduler") -> None:
-    if not scheduler._get_lr_called_within_step:
+class _enable_get_lr_call:
+    """Marks ``get_lr()`` as called by ``step()`` (so that it does not warn) for the block."""
+
+    def __init__(self, o: "LRScheduler") -> None:
+        self.o = o
+
+    def __enter__(self) -> "_enable_get_lr_call":
+        self.o._get_lr_called_within_step = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.o._get_lr_called_within_step = False
+
+
+class _initial_mode:
+    """Marks the constructor's step, which must not advance a resumed schedule."""
+
+    def __init__(self, o: "LRScheduler") -> None:
+        self.o = o
+
+    def __enter__(self) -> None:
+        self.o._is_initial = True
+
+    def __exit__(self, *exc: Any) -> None:
+        self.o._is_initial = False
+
+
+def _warn_if_get_lr_called_directly(lr_scheduler: "LRScheduler") -> None:
+    if not lr_scheduler._get_lr_called_within_step:
         warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.", UserWarning, stacklevel=2)
 
 
@@ -113,11 +140,8 @@ class LRScheduler:
     def _initial_step(self) -> None:
         """Resets the step count and takes the step that sets the epoch-0 rates."""
         self._step_count = 0
-        self._is_initial = True
-        try:
+        with _initial_mode(self):
             self.step()
-        finally:
-            self._is_initial = False
 
     def state_dict(self) -> Dict[str, Any]:
         """Every attribute except the optimizer."""
@@ -164,8 +188,7 @@ class LRScheduler:
         self._update_lr(epoch)
 
     def _update_lr(self, epoch: Optional[int] = None) -> None:
-        self._get_lr_called_within_step = True
-        try:
+        with _enable_get_lr_call(self):
             if epoch is None:
                 self.last_epoch += 1
                 values = self.get_lr()
@@ -173,8 +196,6 @@ class LRScheduler:
                 self.last_epoch = epoch
                 closed_form = getattr(self, "_get_closed_form_lr", None)
                 values = closed_form() if closed_form is not None else self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
         self._write_lrs(values)
 
     def _write_lrs(self, values: List[Any]) -> None:
@@ -188,3 +209,10 @@ class LRScheduler:
 
 class _LRScheduler(LRScheduler):
     """The old name of ``LRScheduler``, kept for code that subclasses it."""
+
+
+# PyTorch's private helper names, for code written against them.
+_format_param = _per_group
+_param_groups_val_list = _group_values
+_update_param_group_val = _set_group_value
+_warn_get_lr_called_within_step = _warn_if_get_lr_called_directly

@@ -6,7 +6,13 @@ import math
 from typing import Any, List, Optional
 
 from ..optimizer import Optimizer
-from .base import LRScheduler, _group_values, _set_group_value, _warn_if_get_lr_called_directly
+from .base import (
+    LRScheduler,
+    _enable_get_lr_call,
+    _group_values,
+    _set_group_value,
+    _warn_if_get_lr_called_directly,
+)
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -84,11 +90,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_i = self.T_0
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        self._get_lr_called_within_step = True
-        try:
+        with _enable_get_lr_call(self):
             values = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             _set_group_value(group, "lr", lr)
         self._last_lr = _group_values(self.optimizer, "lr")
