@@ -215,8 +215,7 @@ class RNNBase(Module):
                 # The input projection of every step in one product; the loop does the rest.
                 xw = F.linear(layer_in, w["weight_ih"], w["bias_ih"])
                 if packed:
-                    offsets = [sum(sizes[:t]) for t in range(len(sizes))]
-                    steps = [xw.narrow(0, o, n) for o, n in zip(offsets, sizes)]
+                    steps = list(xw.split(sizes, 0))
                 else:
                     steps = list(xw.unbind(0))
                 k = layer * dirs + d
