@@ -175,3 +175,20 @@ def test_non_contiguous_inputs() -> None:
     spatial = RNG.standard_normal((2, 3, 4, 5))
     _both(lambda t, a: t.nn.functional.cross_entropy(a[0].permute(0, 3, 1, 2), t.zeros(2, 3, 4, dtype=t.int64) + 1), spatial)
     _both(lambda t, a: t.nn.functional.mse_loss(a[0].t(), a[1][:, ::2]), RNG.standard_normal((4, 3)), RNG.standard_normal((3, 8)), grad=(0, 1))
+
+
+def test_losses_importable_from_modules_loss() -> None:
+    # Programs import from torch.nn.modules.loss, and subclass its _Loss / _WeightedLoss.
+    from ferrotorch.nn.modules import loss as ours
+
+    theirs = [n for n in dir(pt.nn.modules.loss) if n.endswith("Loss")]
+    assert [n for n in theirs if not hasattr(ours, n)] == []
+
+    class Scaled(ours._WeightedLoss):
+        def forward(self, input: Any, target: Any) -> Any:
+            return torch.nn.functional.mse_loss(input * self.weight, target, reduction=self.reduction)
+
+    with pytest.warns(UserWarning, match="reduction='sum'"):
+        loss = Scaled(torch.tensor([2.0]), size_average=False)
+    assert loss.reduction == "sum" and list(loss.state_dict()) == ["weight"]
+    assert loss(torch.ones(3), torch.zeros(3)).item() == 12.0

@@ -160,4 +160,43 @@ class CTCLoss(_Loss):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction, self.zero_infinity)
 
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CrossEntropyLoss", "GaussianNLLLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss", "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss"]
+# Every loss is importable from here too, as from torch.nn.modules.loss (these modules
+# import _Loss from this one, so they load after it).
+from .loss_margin import (  # noqa: E402
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+from .loss_projection import AdaptiveLogSoftmaxWithLoss, LinearCrossEntropyLoss  # noqa: E402
+
+__all__ = [
+    "AdaptiveLogSoftmaxWithLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "CTCLoss",
+    "CosineEmbeddingLoss",
+    "CrossEntropyLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
+    "KLDivLoss",
+    "L1Loss",
+    "LinearCrossEntropyLoss",
+    "MSELoss",
+    "MarginRankingLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "NLLLoss",
+    "PoissonNLLLoss",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
+]
