@@ -267,6 +267,30 @@ def test_state_dict_pickles_where_pytorchs_does(name: str, kind: str, build: Bui
     assert results[0] == results[1]
 
 
+@needs_torch
+@pytest.mark.parametrize("name,kind,build", [c for c in CASES if "tensor" not in c[1]], ids=[c[0] for c in CASES if "tensor" not in c[1]])
+def test_loads_pytorch_scheduler_state(name: str, kind: str, build: Builder) -> None:
+    """A checkpoint written by PyTorch (the scheduler state and the groups' scheduled options)
+    restores a ferrotorch run that continues exactly as PyTorch's."""
+    half = STEPS // 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pt_opt = make_optimizer(pt, kind)
+        pt_scheds = build(pt.optim.lr_scheduler, pt_opt)
+        for i in range(half):
+            step_all(pt_opt, pt_scheds, i)
+        opt = make_optimizer(torch, kind)
+        scheds = build(torch.optim.lr_scheduler, opt)
+        for ours, theirs in zip(opt.param_groups, pt_opt.param_groups):
+            ours.update({k: copy.deepcopy(theirs[k]) for k in SCHEDULED_KEYS + ("swa_lr",) if k in theirs})
+        for s, t in zip(scheds, pt_scheds):
+            s.load_state_dict(copy.deepcopy(t.state_dict()))
+        for i in range(half, STEPS):
+            step_all(pt_opt, pt_scheds, i)
+            step_all(opt, scheds, i)
+            assert snapshot(opt, scheds) == snapshot(pt_opt, pt_scheds), f"step {i}"
+
+
 # --- step(epoch): the deprecated closed forms, and CosineAnnealingWarmRestarts' fractional epochs
 
 EPOCH_CASES: List[Tuple[str, Builder, List[Any]]] = [

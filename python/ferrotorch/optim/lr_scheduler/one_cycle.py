@@ -91,6 +91,9 @@ class OneCycleLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def _anneal_func(self, start: float, end: float, pct: float) -> float:
+        if not hasattr(self, "_anneal_func_type"):
+            # A state saved by old PyTorch versions holds the function itself.
+            return self.anneal_func(start, end, pct)  # type: ignore[attr-defined]
         if self._anneal_func_type == "cos":
             return self._annealing_cos(start, end, pct)
         if self._anneal_func_type == "linear":
