@@ -74,3 +74,13 @@ CASES = [
     # ConvTranspose3d
     _c("ConvTranspose3d", "ConvTranspose3d", (2, 3, 2), {"stride": 2, "padding": 1, "output_padding": 1, "dtype": F64}, one(2, 2, 3, 4, 3, dtype=F64)),
 ]
+
+# Fold / Unfold (the im2col pair beneath the convolutions)
+CASES += [
+    ModCase("Unfold", lambda t: t.nn.Unfold(2), one(2, 3, 4, 5)),
+    ModCase("Unfold-args", lambda t: t.nn.Unfold((2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), one(2, 2, 5, 6, dtype=F64)),
+    ModCase("Unfold-unbatched", lambda t: t.nn.Unfold(3, padding=1), one(2, 4, 4, dtype=F64)),
+    ModCase("Fold", lambda t: t.nn.Fold((4, 5), 2), one(2, 12, 12)),
+    ModCase("Fold-args", lambda t: t.nn.Fold((5, 6), (2, 3), dilation=(2, 1), padding=(1, 0), stride=2), one(2, 12, 6, dtype=F64)),
+    ModCase("Fold-unbatched", lambda t: t.nn.Fold(4, 3, padding=1), one(18, 16, dtype=F64)),
+]

@@ -15,8 +15,6 @@ Tensor = _core.Tensor
 conv1d = _K.conv1d
 conv2d = _K.conv2d
 conv_transpose2d = _K.conv_transpose2d
-unfold = _K.unfold
-fold = _K.fold
 max_pool1d = _K.max_pool1d
 max_pool2d = _K.max_pool2d
 avg_pool1d = _K.avg_pool1d
@@ -26,9 +24,17 @@ adaptive_avg_pool2d = _K.adaptive_avg_pool2d
 layer_norm = _K.layer_norm
 group_norm = _K.group_norm
 batch_norm = _K.batch_norm
-interpolate = _K.interpolate
 from .modules.padding import pad as pad  # noqa: E402
 from .modules.conv import conv3d as conv3d, conv_transpose1d as conv_transpose1d, conv_transpose3d as conv_transpose3d  # noqa: E402
+from .modules.fold import fold as fold, unfold as unfold  # noqa: E402
+from .modules.pixelshuffle import pixel_shuffle as pixel_shuffle, pixel_unshuffle as pixel_unshuffle  # noqa: E402
+from .modules.channelshuffle import channel_shuffle as channel_shuffle  # noqa: E402
+from .modules.upsampling import (  # noqa: E402
+    interpolate as interpolate,
+    upsample as upsample,
+    upsample_bilinear as upsample_bilinear,
+    upsample_nearest as upsample_nearest,
+)
 from .modules.pooling import (  # noqa: E402
     adaptive_avg_pool3d as adaptive_avg_pool3d,
     adaptive_max_pool1d as adaptive_max_pool1d,

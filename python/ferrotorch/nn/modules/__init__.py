@@ -24,10 +24,12 @@ from .gated import GLU
 from .negative_slope import PReLU, RReLU
 from .shrinkage import Hardshrink, Softshrink, Tanhshrink
 from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
+from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
@@ -75,6 +77,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -97,6 +100,7 @@ from .pooling import (
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .sparse import Embedding, EmbeddingBag
 from .multihead_attention import MultiheadAttention
 from .transformer import (
