@@ -23,12 +23,16 @@ def _needs_grad(input: Tensor) -> bool:
     return bool(input.requires_grad) and _core.is_grad_enabled()
 
 
+def _refuse_leaf(input: Tensor) -> None:
+    if _needs_grad(input) and input.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
 def _apply(input: Tensor, compute: Callable[[Tensor], Tensor], inplace: bool) -> Tensor:
     """``compute(input)``, or written back into ``input`` when ``inplace``."""
     if not inplace:
         return compute(input)
-    if _needs_grad(input) and input.is_leaf:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    _refuse_leaf(input)
     # The op's node saves the clone, not the tensor that is about to be overwritten.
     source = input.clone() if _needs_grad(input) else input
     input.copy_(compute(source))
@@ -47,13 +51,16 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0)."""
+    if not inplace:
+        return input.relu()
+    _refuse_leaf(input)
     # relu_ runs through the core's in-place path, whose node keeps its own copy of the input.
-    return input.relu_() if inplace else input.relu()
+    return input.relu_()
 
 
 def relu_(input: Tensor) -> Tensor:
     """In-place :func:`relu`."""
-    return input.relu_()
+    return relu(input, True)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
