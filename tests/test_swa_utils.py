@@ -108,6 +108,7 @@ ERROR_CASES: List[Tuple[str, Callable[[Any, Any], Any]]] = [
     ("both-averaging-functions", lambda S, m: S.AveragedModel(m, avg_fn=S.get_swa_avg_fn(), multi_avg_fn=S.get_swa_multi_avg_fn())),
     ("ema-decay-above-one", lambda S, m: S.get_ema_avg_fn(1.5)),
     ("ema-multi-decay-negative", lambda S, m: S.get_ema_multi_avg_fn(-0.1)),
+    ("swa-list-average-of-integers", lambda S, m: S.get_swa_multi_avg_fn()([m[1].num_batches_tracked], [m[1].num_batches_tracked + 2], 1)),
 ]
 
 

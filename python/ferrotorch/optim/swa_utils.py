@@ -58,7 +58,8 @@ def get_swa_multi_avg_fn() -> Callable[[ParamList, ParamList, Any], None]:
                     # PyTorch refuses too: its in-place integer addcdiv would have to truncate.
                     raise RuntimeError("Integer division with addcdiv is no longer supported: an integer tensor cannot take the SWA average in place")
                 else:
-                    avg.add_(cur - avg, alpha=1.0 / (num_averaged + 1))
+                    # The weight 1 / (n + 1) is a float, which PyTorch will not add to integers.
+                    raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
     return swa_update
 
