@@ -515,6 +515,20 @@ def test_tensor_rates_are_filled_in_place_and_never_handed_out() -> None:
 
 
 @needs_torch
+def test_plateau_covers_a_group_added_later_with_its_scalar_min_lr() -> None:
+    seen = []
+    for lib in (torch, pt):
+        opt = make_optimizer(lib, "sgd")
+        sched = lib.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, factor=0.5, min_lr=0.03)
+        sched.step(1.0)
+        opt.add_param_group({"params": [lib.zeros(1, requires_grad=True)], "lr": 0.04})
+        for metric in (2.0, 3.0, 4.0):
+            sched.step(metric)
+        seen.append((normalized(sched.get_last_lr()), normalized(sched.state_dict())))
+    assert seen[0] == seen[1]
+
+
+@needs_torch
 def test_lambda_state_keeps_callable_objects_only() -> None:
     """LambdaLR saves None for a lambda and the attributes of a callable object, which
     load_state_dict writes back into the receiving scheduler's object."""
