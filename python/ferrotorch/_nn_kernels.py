@@ -262,7 +262,7 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
     if training:
         count = input.numel() // c
         if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
         # Channels first, everything else flattened: one row per channel.
         perm = [1, 0] + list(range(2, input.ndim))
         rows = input.permute(*perm).reshape(c, -1)

@@ -108,12 +108,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
     return _core._linear(input, weight, bias)
 
 
-def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
-    """y_k = x1^T A_k x2 + b_k."""
-    from .._index_ops import einsum
-
-    out = einsum("...i,kij,...j->...k", input1, weight, input2)
-    return out + bias if bias is not None else out
+from .modules.linear import bilinear as bilinear  # noqa: E402
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -144,14 +139,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, o
     return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
 
 
-def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    num = (x1 * x2).sum(dim)
-    den = (x1.norm(2, dim) * x2.norm(2, dim)).clamp_min(eps)
-    return num / den
-
-
-def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
-    return (x1 - x2 + eps).norm(p, -1, keepdim)
+from .modules.distance import cosine_similarity as cosine_similarity, pairwise_distance as pairwise_distance, pdist as pdist  # noqa: E402
 
 
 # ---- losses (nn/_functional_loss.py) ----

@@ -25,7 +25,7 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
     extra = [1] * (input.ndim - 2)
     if use_input_stats:
         if spatial <= 1:
-            raise ValueError(f"Expected more than 1 spatial element when training, got input size {list(input.shape)}")
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
         rows = input.reshape(n * c, spatial)
         y, mean, rstd = _core._normalize_last(rows, 1, eps)
         y = y.reshape(input.shape)

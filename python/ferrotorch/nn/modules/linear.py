@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Optional
 
 from ... import _core
 from .. import functional as F
@@ -58,6 +58,24 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
+    """y_k = x1^T A_k x2 + b_k over the last dims of ``input1`` and ``input2`` (same leading dims)."""
+    k, i, j = weight.shape
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for d in range(input1.ndim - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: got {input1.shape[d]} and {input2.shape[d]}")
+    if input1.shape[-1] != i:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but expected {i}")
+    if input2.shape[-1] != j:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but expected {j}")
+    # x1 A -> [..., k, j], then contract j with x2: two products instead of a 3-operand einsum.
+    left = input1.matmul(weight.permute(1, 0, 2).reshape(i, k * j)).reshape(list(input1.shape[:-1]) + [k, j])
+    out = (left * input2.unsqueeze(-2)).sum(-1)
+    return out + bias if bias is not None else out
+
+
 class Bilinear(Module):
     """y = x1^T A x2 + b with A of shape [out_features, in1_features, in2_features]."""
 
@@ -79,7 +97,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
-        return F.bilinear(input1, input2, self.weight, self.bias)
+        return bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return f"in1_features={self.in1_features}, in2_features={self.in2_features}, out_features={self.out_features}, bias={self.bias is not None}"

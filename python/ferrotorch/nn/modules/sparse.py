@@ -25,7 +25,7 @@ def _normalize_padding_idx(padding_idx: Optional[int], num_embeddings: int, mess
 
 def _check_indices(op: str, input: Tensor) -> None:
     if input.dtype not in (_core.int64, _core.int32):
-        raise RuntimeError(f"{op}: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {input.dtype} instead")
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {input.type()} instead (while checking arguments for {op})")
 
 
 def _renorm_rows(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
