@@ -68,6 +68,9 @@ def _bce() -> List[ModCase]:
         ModCase("BCELoss-size_average-False", lambda t: t.nn.BCELoss(size_average=False), probs),
         ModCase("BCELoss-hard-targets", lambda t: t.nn.BCELoss(), lambda rng: (unit(6)(rng), rng.integers(0, 2, 6).astype(F64))),
         ModCase("BCELoss-f32", lambda t: t.nn.BCELoss(), lambda rng: (unit(2, 5, dtype="float32")(rng), unit(2, 5, dtype="float32")(rng))),
+        # Saturated probabilities (exactly 0 or 1): clamped loss, large but finite input gradient.
+        ModCase("BCELoss-saturated", lambda t: t.nn.BCELoss(), lambda rng: (np.array([0.0, 1.0, 1.0, 0.0, 0.5]), np.array([1.0, 0.0, 1.0, 0.0, 0.3]))),
+        ModCase("BCELoss-saturated-f32-weight", lambda t: t.nn.BCELoss(weight=t.tensor([2.0, 0.5]), reduction="sum"), lambda rng: (np.array([[1.0, 0.25], [0.0, 1.0]], dtype=np.float32), np.array([[0.0, 1.0], [0.5, 1.0]], dtype=np.float32)), grad_inputs=(0,)),
         ModCase("BCELoss-0d", lambda t: t.nn.BCELoss(), lambda rng: (unit()(rng), unit()(rng))),
     ]
     logits = pair(4, 3)

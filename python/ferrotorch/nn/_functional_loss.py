@@ -129,6 +129,24 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 # ---- binary classification ----
 
 
+class _BinaryCrossEntropy(_ft.autograd.Function):
+    """Elementwise BCE with logs clamped at -100. Its own backward keeps the input gradient
+    finite at probabilities of exactly 0 or 1 (a saturated sigmoid), as PyTorch's does, where
+    differentiating the clamped logs would give NaN."""
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, target: Tensor) -> Tensor:
+        ctx.save_for_backward(input, target)
+        return -(target * input.log().clamp_min(-100.0) + (1 - target) * (1 - input).log().clamp_min(-100.0))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Any:
+        input, target = ctx.saved_tensors
+        d_input = grad * (input - target) / (input * (1 - input)).clamp_min(1e-12) if ctx.needs_input_grad[0] else None
+        d_target = grad * ((1 - input).log() - input.log()) if ctx.needs_input_grad[1] else None
+        return d_input, d_target
+
+
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """-(t log x + (1 - t) log(1 - x)) with both logs clamped at -100, as PyTorch."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -140,7 +158,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
     _check_reduction(reduction)
     if input.numel() and bool(((input < 0) | (input > 1)).any()):
         raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
-    loss = -(target * input.log().clamp_min(-100.0) + (1 - target) * (1 - input).log().clamp_min(-100.0))
+    loss = _BinaryCrossEntropy.apply(input, target)
     if weight is not None:
         loss = loss * weight.expand(input.shape)
     return _reduce(loss, reduction)
