@@ -251,12 +251,26 @@ def test_non_contiguous_inputs() -> None:
     assert_close(F.glu(torch.from_numpy(x.copy()).t(), 0), pt.nn.functional.glu(pt.from_numpy(x.copy()).t(), 0), 1e-7, 1e-9, what="glu")
 
 
-def test_integer_inputs_keep_their_dtype_where_torch_accepts_them() -> None:
-    for name in ("relu", "softsign", "tanhshrink"):
-        ours = getattr(F, name)(torch.tensor([1, -2, 3]))
-        theirs = getattr(pt.nn.functional, name)(pt.tensor([1, -2, 3]))
-        assert_close(ours, theirs, 1e-6, 1e-7, what=name)
-    assert_close(F.threshold(torch.tensor([1, -2, 3]), 0, 5), pt.nn.functional.threshold(pt.tensor([1, -2, 3]), 0, 5), 0, 0, what="threshold int")
+INTEGER_CALLS = [n for n in FUNCTIONAL if not n.endswith("_") and n not in ("prelu", "gumbel_softmax")]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+@pytest.mark.parametrize("name", INTEGER_CALLS)
+def test_integer_inputs_as_torch(name: str, dtype: str) -> None:
+    """Torch keeps integer dtypes (relu, hardtanh, threshold), promotes (tanh, softsign) or
+    raises NotImplementedError naming its kernel: the same here."""
+    args = {"threshold": (1, 7)}.get(name, ())
+    kwargs = {"dim": 1} if "soft" in name and ("max" in name or "min" in name) else {}
+
+    def call(lib: Any) -> Any:
+        return getattr(lib.nn.functional, name)(lib.tensor([[1, 2, 3, 4]], dtype=getattr(lib, dtype)), *args, **kwargs)
+
+    try:
+        theirs = call(pt)
+    except NotImplementedError:
+        _raises_like(lambda: call(torch), lambda: call(pt))
+        return
+    assert_close(call(torch), theirs, 1e-6, 1e-7, what=f"{name} on {dtype}")
 
 
 def test_unflatten_keeps_the_size_object_it_was_given() -> None:

@@ -23,6 +23,16 @@ def _needs_grad(input: Tensor) -> bool:
     return bool(input.requires_grad) and _core.is_grad_enabled()
 
 
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _floating_only(kernel: str, input: Tensor) -> None:
+    """PyTorch's NotImplementedError for an integer input to a floating-point-only activation."""
+    if not input.dtype.is_floating_point:
+        name = str(input.dtype).split(".")[-1]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES.get(name, name)}\'')
+
+
 def _refuse_leaf(input: Tensor) -> None:
     if _needs_grad(input) and input.is_leaf:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -67,6 +77,9 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     """Clamps to [min_val, max_val]; zero gradient outside the open interval."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if not input.dtype.is_floating_point:
+        # Integer inputs keep their dtype, as in PyTorch.
+        return _apply(input, lambda x: x.clamp(int(min_val), int(max_val)), inplace)
     return _apply(input, lambda x: _core._hardtanh(x, min_val, max_val), inplace)
 
 
@@ -82,6 +95,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, negative_slope * x otherwise."""
+    _floating_only("leaky_relu_cpu", input)
     return _apply(input, lambda x: _core._leaky_relu(x, negative_slope), inplace)
 
 
@@ -106,6 +120,7 @@ def _exp_linear(x: Tensor, alpha: float, scale: float, input_scale: float) -> Te
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+    _floating_only("elu_cpu", input)
     return _apply(input, lambda x: _exp_linear(x, alpha, 1.0, 1.0), inplace)
 
 
@@ -118,6 +133,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, alpha * (exp(x / alpha) - 1) otherwise."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _floating_only("elu_cpu", input)
     return _apply(input, lambda x: _exp_linear(x, alpha, 1.0, 1.0 / alpha), inplace)
 
 
@@ -128,6 +144,7 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """scale * elu(x, alpha) with the self-normalising constants of Klambauer et al. (2017)."""
+    _floating_only("elu_cpu", input)
     return _apply(input, lambda x: _exp_linear(x, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
@@ -140,32 +157,38 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x) (``approximate='tanh'`` for the tanh form)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    _floating_only("GeluKernelImpl", input)
     return input.gelu(approximate)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
+    _floating_only("silu_cpu", input)
     return _apply(input, lambda x: x.silu(), inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * tanh(softplus(x))."""
+    _floating_only("mish_cpu", input)
     return _apply(input, lambda x: x * softplus(x).tanh(), inplace)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """relu6(x + 3) / 6; gradient 1/6 strictly inside (-3, 3)."""
+    _floating_only("hardsigmoid_cpu", input)
     return _apply(input, lambda x: where(x <= -3.0, 0.0, where(x >= 3.0, 1.0, x / 6.0 + 0.5)), inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * relu6(x + 3) / 6."""
+    _floating_only("hardswish_cpu", input)
     # PyTorch's gradient is 0 at -3 and 1 at 3: the quadratic piece is the open interval.
     return _apply(input, lambda x: where(x <= -3.0, 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta, linear where beta x > threshold."""
+    _floating_only("softplus_cpu", input)
     if not _needs_grad(input):
         return _core._softplus(input, beta, threshold)
     scaled = input * beta if beta != 1.0 else input
@@ -187,6 +210,7 @@ def tanh(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), computed without overflow."""
+    _floating_only("log_sigmoid_cpu", input)
     return -softplus(-input)
 
 
@@ -202,12 +226,14 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """0 on [-lambd, lambd], x elsewhere."""
+    _floating_only("hardshrink_cpu", input)
     inside = (input >= -lambd).logical_and(input <= lambd)
     return where(inside, 0.0, input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """Moves x towards 0 by lambd; 0 on [-lambd, lambd]."""
+    _floating_only("softshrink_check", input)
     if lambd < 0:
         from .. import finfo
 
@@ -239,6 +265,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     ``training``, and is (lower + upper) / 2 otherwise."""
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    _floating_only("leaky_relu_cpu", input)
     if not training:
         return leaky_relu(input, (lower + upper) / 2, inplace)
 
@@ -258,6 +285,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b), where a and b are the two halves of ``input`` along ``dim``."""
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    _floating_only("glu_cpu", input)
     size = input.size(dim)
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
@@ -273,10 +301,17 @@ def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
+def _softmax_kernel_check(name: str, input: Tensor, dim: int, dtype: Any) -> None:
+    if dtype is None and not input.dtype.is_floating_point:
+        last = input.ndim == 0 or dim % input.ndim == input.ndim - 1
+        _floating_only(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl", input)
+
+
 def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """exp(x) / sum(exp(x)) over ``dim`` (fused kernel)."""
     if dim is None:
         dim = _implicit_dim("softmax", input.ndim, _stacklevel)
+    _softmax_kernel_check("softmax", input, dim, dtype)
     return input.softmax(dim, dtype)
 
 
@@ -284,6 +319,7 @@ def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, 
     """log(softmax(x)) over ``dim``, computed stably (fused kernel)."""
     if dim is None:
         dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
+    _softmax_kernel_check("log_softmax", input, dim, dtype)
     return input.log_softmax(dim, dtype)
 
 
@@ -291,6 +327,7 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
     """softmax(-x) over ``dim``."""
     if dim is None:
         dim = _implicit_dim("softmin", input.ndim, _stacklevel)
+    _softmax_kernel_check("softmax", input, dim, dtype)
     return (-input).softmax(dim, dtype)
 
 
