@@ -109,6 +109,7 @@ CASES = [
     ModCase("TE-no-nested", lambda t: t.nn.TransformerEncoder(enc_layer(t, batch_first=True), 1, enable_nested_tensor=False), src(N, S, E), kwargs={"src_key_padding_mask": bool_mask(N, S)}),
     ModCase("TE-causal-detected", lambda t: t.nn.TransformerEncoder(enc_layer(t, norm_first=True), 1, mask_check=False), src(S, N, E), kwargs={"mask": causal(S)}),
     ModCase("TE-causal-hint", lambda t: t.nn.TransformerEncoder(enc_layer(t), 1), src(S, N, E), kwargs={"mask": causal(S), "is_causal": True, "src_key_padding_mask": bool_mask(N, S)}),
+    ModCase("TE-3layers", lambda t: t.nn.TransformerEncoder(enc_layer(t, batch_first=True, activation="gelu"), 3), src(N, S, E), kwargs={"src_key_padding_mask": bool_mask(N, S)}),
     # TransformerDecoderLayer / TransformerDecoder.
     ModCase("TDL", lambda t: dec_layer(t), lambda rng: (randn(L, N, E, dtype=F64)(rng), randn(S, N, E, dtype=F64)(rng))),
     ModCase("TDL-gelu-norm-first-batch-first", lambda t: dec_layer(t, activation="gelu", norm_first=True, batch_first=True), lambda rng: (randn(N, L, E, dtype=F64)(rng), randn(N, S, E, dtype=F64)(rng))),
@@ -122,7 +123,10 @@ CASES = [
     ModCase("TDL-dropout", lambda t: dec_layer(t, dropout=0.2), lambda rng: (randn(L, N, E, dtype=F64)(rng), randn(S, N, E, dtype=F64)(rng)), random_train=True),
     ModCase("TDL-unbatched", lambda t: dec_layer(t), lambda rng: (randn(L, E, dtype=F64)(rng), randn(S, E, dtype=F64)(rng)), kwargs={"tgt_mask": causal(L)}),
     ModCase("TD-norm", lambda t: t.nn.TransformerDecoder(dec_layer(t), 1, norm=t.nn.LayerNorm(E, dtype=t.float64)), lambda rng: (randn(L, N, E, dtype=F64)(rng), randn(S, N, E, dtype=F64)(rng)), kwargs={"tgt_mask": causal(L)}),
+    ModCase("TD-2layers", lambda t: t.nn.TransformerDecoder(dec_layer(t, norm_first=True), 2), lambda rng: (randn(L, N, E, dtype=F64)(rng), randn(S, N, E, dtype=F64)(rng)), kwargs={"memory_key_padding_mask": bool_mask(N, S)}),
     # Transformer.
+    ModCase("Transformer-default-layers", lambda t: t.nn.Transformer(E, H, dim_feedforward=8, dropout=0.0, dtype=t.float64), lambda rng: (randn(S, N, E, dtype=F64)(rng), randn(L, N, E, dtype=F64)(rng)), kwargs={"tgt_mask": causal(L)}),
+    ModCase("Transformer-2-3-layers-unbatched", lambda t: t.nn.Transformer(E, H, 2, 3, 8, dropout=0.0, dtype=t.float64), lambda rng: (randn(S, E, dtype=F64)(rng), randn(L, E, dtype=F64)(rng))),
     ModCase(
         "Transformer",
         lambda t: t.nn.Transformer(E, H, 1, 1, 8, dropout=0.0, dtype=t.float64),
@@ -134,6 +138,11 @@ CASES = [
         lambda t: t.nn.Transformer(E, H, 1, 1, 8, dropout=0.0, activation="gelu", batch_first=True, norm_first=True, layer_norm_eps=1e-4, dtype=t.float64),
         lambda rng: (randn(N, S, E, dtype=F64)(rng), randn(N, L, E, dtype=F64)(rng)),
         kwargs={"tgt_mask": causal(L), "tgt_is_causal": True},
+    ),
+    ModCase(
+        "Transformer-custom-encoder-decoder",
+        lambda t: t.nn.Transformer(E, H, custom_encoder=t.nn.TransformerEncoder(enc_layer(t), 1), custom_decoder=t.nn.TransformerDecoder(dec_layer(t), 2), dtype=t.float64),
+        lambda rng: (randn(S, N, E, dtype=F64)(rng), randn(L, N, E, dtype=F64)(rng)),
     ),
     ModCase("Transformer-nobias", lambda t: t.nn.Transformer(E, H, 1, 1, 8, dropout=0.0, bias=False, dtype=t.float64), lambda rng: (randn(S, N, E, dtype=F64)(rng), randn(L, N, E, dtype=F64)(rng))),
     ModCase("Transformer-dropout", lambda t: t.nn.Transformer(E, H, 1, 1, 8, dtype=t.float64), lambda rng: (randn(S, N, E, dtype=F64)(rng), randn(L, N, E, dtype=F64)(rng)), random_train=True),
