@@ -54,6 +54,7 @@ from .modules.instancenorm import instance_norm as instance_norm  # noqa: E402
 from .modules.sparse import embedding as embedding, embedding_bag as embedding_bag  # noqa: E402
 from .modules.dropout import alpha_dropout as alpha_dropout, dropout1d as dropout1d, dropout2d as dropout2d, dropout3d as dropout3d, feature_alpha_dropout as feature_alpha_dropout  # noqa: E402
 
+from ._functional_softmax import gumbel_softmax as gumbel_softmax, log_softmax as log_softmax, softmax as softmax, softmin as softmin  # noqa: E402
 from ._functional_activation import (  # noqa: E402
     celu as celu,
     celu_ as celu_,
@@ -61,7 +62,6 @@ from ._functional_activation import (  # noqa: E402
     elu_ as elu_,
     gelu as gelu,
     glu as glu,
-    gumbel_softmax as gumbel_softmax,
     hardshrink as hardshrink,
     hardsigmoid as hardsigmoid,
     hardswish as hardswish,
@@ -69,7 +69,6 @@ from ._functional_activation import (  # noqa: E402
     hardtanh_ as hardtanh_,
     leaky_relu as leaky_relu,
     leaky_relu_ as leaky_relu_,
-    log_softmax as log_softmax,
     logsigmoid as logsigmoid,
     mish as mish,
     prelu as prelu,
@@ -82,8 +81,6 @@ from ._functional_activation import (  # noqa: E402
     selu_ as selu_,
     sigmoid as sigmoid,
     silu as silu,
-    softmax as softmax,
-    softmin as softmin,
     softplus as softplus,
     softshrink as softshrink,
     softsign as softsign,

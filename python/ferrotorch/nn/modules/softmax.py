@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ... import _core
-from .. import _functional_activation as A
+from .. import _functional_softmax as A
 from .module import Module
 
 Tensor = _core.Tensor
