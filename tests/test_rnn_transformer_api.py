@@ -168,6 +168,16 @@ def test_mha_errors_match_torch():
         return m(q, q, q, **kw)
 
     assert_same_error(lambda lib: run(lib, is_causal=True))
+    assert_same_error(lambda lib: run(lib, key_padding_mask=lib.zeros(2, 4, dtype=lib.bool)))
+    assert_same_error(lambda lib: run(lib, attn_mask=lib.zeros(3, 3, 3)))
+    assert_same_error(lambda lib: run(lib, attn_mask=lib.zeros(3, 3, dtype=lib.int64)))
+    assert_same_error(lambda lib: lib.nn.MultiheadAttention(4, 2)(lib.zeros(3, 2, 4), lib.zeros(5, 2, 4), lib.zeros(4, 2, 4)))
+    assert_same_error(lambda lib: lib.nn.MultiheadAttention(4, 2, kdim=3)(lib.zeros(3, 2, 4), lib.zeros(5, 2, 3), lib.zeros(4, 2, 4)))
+    assert_same_error(lambda lib: lib.nn.MultiheadAttention(4, 2)(lib.zeros(3, 2, 5), lib.zeros(3, 2, 5), lib.zeros(3, 2, 5)))
+    assert_same_error(lambda lib: lib.nn.MultiheadAttention(4, 2)(lib.zeros(3, 2, 4), lib.zeros(3, 4), lib.zeros(3, 2, 4)))
+    assert_same_error(lambda lib: lib.nn.Transformer(4, 2, 1, 1, 8)(lib.zeros(3, 2, 4), lib.zeros(3, 3, 4)))
+    assert_same_error(lambda lib: lib.nn.Transformer(4, 2, 1, 1, 8)(lib.zeros(3, 2, 4), lib.zeros(3, 2, 5)))
+    assert_same_error(lambda lib: lib.nn.TransformerEncoderLayer(4, 2, 8, activation="tanh"))
     with pytest.raises(AssertionError):
         torch.nn.MultiheadAttention(5, 2)
     with pytest.raises(ValueError, match="embed_dim and num_heads must be greater than 0"):

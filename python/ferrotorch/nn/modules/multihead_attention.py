@@ -123,8 +123,11 @@ def multi_head_attention_forward(
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
         raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
-    if tuple(key.shape[:2]) != tuple(value.shape[:2]):
-        raise AssertionError(f"key's sequence and batch dims {tuple(key.shape[:2])} do not match value's {tuple(value.shape[:2])}")
+    if use_separate_proj_weight:
+        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}")
+    elif tuple(key.shape) != tuple(value.shape):
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
     dtype = query.dtype
     key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", None if attn_mask is None else attn_mask.dtype, "attn_mask", dtype)
     if is_causal and attn_mask is None:
@@ -181,8 +184,9 @@ def multi_head_attention_forward(
     src_len = k.shape[1]
 
     if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got {tuple(key_padding_mask.shape)}")
+        for dim, expected in enumerate((bsz, src_len)):
+            if key_padding_mask.shape[dim] != expected:
+                raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {expected}, but got {key_padding_mask.shape[dim]}")
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len).reshape(bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
     if not training:
