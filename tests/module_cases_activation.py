@@ -45,10 +45,11 @@ def pointwise(name: str, make: Callable[[Any], Any], extremes: bool = True, rtol
 
 
 def inplace(name: str, make: Callable[[Any], Any]) -> List[ModCase]:
-    """The in-place form, behind a Linear layer (float64, 0-size batch too)."""
+    """The in-place form, behind a Linear layer (float64; unbatched and 0-size batch too)."""
     seq = behind_linear(make)
     return [
         ModCase(f"{name}-inplace", seq, one(4, 6, dtype=F64), rtol=1e-7, atol=1e-9),
+        ModCase(f"{name}-inplace-unbatched", seq, one(6, dtype=F64), rtol=1e-7, atol=1e-9),
         ModCase(f"{name}-inplace-zero-batch", seq, one(0, 6, dtype=F64)),
     ]
 
