@@ -78,6 +78,18 @@ def _warn_size(input: Tensor, target: Tensor) -> None:
         )
 
 
+def _check_broadcast(op: str, input: Tensor, target: Tensor, names: tuple = ("input", "target")) -> None:
+    """Raises the broadcasting error up front, naming the loss rather than an inner op."""
+    a, b = list(input.shape), list(target.shape)
+    for k in range(1, min(len(a), len(b)) + 1):
+        if a[-k] != b[-k] and a[-k] != 1 and b[-k] != 1:
+            dim = max(len(a), len(b)) - k
+            raise RuntimeError(
+                f"{op}: The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) at non-singleton dimension {dim} "
+                f"({names[0]} {a}, {names[1]} {b})"
+            )
+
+
 def _zero(like: Tensor) -> Tensor:
     return _core.zeros((), dtype=like.dtype)
 
@@ -88,6 +100,7 @@ def _zero(like: Tensor) -> Tensor:
 def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     """Squared error (x - y)^2; a ``weight`` makes the mean a weighted mean."""
     _warn_size(input, target)
+    _check_broadcast("mse_loss", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     d = input - target
@@ -97,6 +110,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
 def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     """Absolute error |x - y|; a ``weight`` makes the mean a weighted mean."""
     _warn_size(input, target)
+    _check_broadcast("l1_loss", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     return _weighted("l1_loss", (input - target).abs(), weight, input, reduction, mean_by_weight=True)
@@ -105,6 +119,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (plain L1 for beta = 0)."""
     _warn_size(input, target)
+    _check_broadcast("smooth_l1_loss", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     if beta < 0:
@@ -118,6 +133,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] =
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Optional[Tensor] = None) -> Tensor:
     """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere."""
     _warn_size(input, target)
+    _check_broadcast("huber_loss", input, target)
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -372,6 +388,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[
     """Per-class logistic loss, averaged over the classes (last dim) of each sample."""
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _check_broadcast("multilabel_soft_margin_loss", input, target)
     loss = target * _core._softplus(-input, 1.0, 20.0) + (1 - target) * _core._softplus(input, 1.0, 20.0)
     if weight is not None:
         loss = loss * weight
@@ -383,6 +400,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool]
     """Two-class logistic loss log(1 + exp(-y x)) for targets y of +1 / -1."""
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _check_broadcast("soft_margin_loss", input, target)
     return _reduce(_core._softplus(-target * input, 1.0, 20.0), reduction)
 
 
@@ -396,6 +414,7 @@ def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, r
         reduction = legacy_reduction(size_average, reduce)
     if reduction not in _REDUCTIONS + ("batchmean",):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_broadcast("kl_div", input, target)
     if reduction == "mean":
         warnings.warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' divides only by the batch size, "
@@ -416,6 +435,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     else x - t log(x + eps); ``full`` adds Stirling's approximation of log(t!) where t > 1."""
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _check_broadcast("poisson_nll_loss", input, target)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         # Computed on the raw target (as PyTorch), so a zero target has a NaN target gradient.
@@ -441,6 +461,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Union[Tensor, float], 
             raise ValueError(f"gaussian_nll_loss: var is of incorrect size (var: {list(vshape)}, input: {list(ishape)})")
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not valid")
+    _check_broadcast("gaussian_nll_loss", input, target)
     # Clamped for stability, yet the gradient flows as if unclamped (PyTorch clamps in no_grad).
     var = var + (var.clamp_min(eps) - var).detach()
     d = input - target
@@ -465,6 +486,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
             f"cosine_embedding_loss: {target.ndim}D target tensor expects {want}D input tensors, but found inputs with sizes "
             f"{list(input1.shape)} and {list(input2.shape)}."
         )
+    _check_broadcast("cosine_embedding_loss", input1, input2, ("input1", "input2"))
     eps = 1e-12
     dim = input1.ndim - 1
     dot = (input1 * input2).sum(dim)
@@ -479,6 +501,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     """x where target is 1, max(0, margin - x) where it is -1."""
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _check_broadcast("hinge_embedding_loss", input, target)
     zero = _zero(input)
     loss = _ft.where(target != -1, input, zero) + _ft.where(target != 1, (margin - input).clamp_min(0.0), zero)
     return _reduce(loss, reduction)
@@ -493,6 +516,8 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
             f"margin_ranking_loss: All input tensors should have same dimension but got sizes: input1: {_ft.Size(input1.shape)}, "
             f"input2: {_ft.Size(input2.shape)}, target: {_ft.Size(target.shape)} "
         )
+    _check_broadcast("margin_ranking_loss", input1, input2, ("input1", "input2"))
+    _check_broadcast("margin_ranking_loss", input1 - input2, target, ("input1 - input2", "target"))
     return _reduce((-target * (input1 - input2) + margin).clamp_min(0.0), reduction)
 
 
