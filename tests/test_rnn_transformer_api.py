@@ -104,6 +104,8 @@ def test_packed_sequence_errors():
         lambda t: t.nn.RNN(3, 0),
         lambda t: t.nn.RNN(3, 4, num_layers=0),
         lambda t: t.nn.RNN(3, 4, dropout=1.5),
+        lambda t: t.nn.RNN(3, 4, dropout="0.5"),
+        lambda t: t.nn.LSTM(3, 4.0),
         lambda t: t.nn.RNN(3, 4, nonlinearity="sigmoid"),
         lambda t: t.nn.RNN(3, 4)(t.zeros(5, 2, 4)),
         lambda t: t.nn.RNN(3, 4)(t.zeros(5, 2, 3), t.zeros(2, 2, 4)),

@@ -38,7 +38,7 @@ class RNNBase(Module):
 
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or not 0 <= dropout <= 1:
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1:
             raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element being zeroed")
         if dropout > 0 and num_layers == 1:
             warnings.warn(
@@ -47,7 +47,7 @@ class RNNBase(Module):
                 UserWarning,
                 stacklevel=2,
             )
-        if not isinstance(hidden_size, int) or isinstance(hidden_size, bool):
+        if not isinstance(hidden_size, int):
             raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
         if hidden_size <= 0:
             raise ValueError("hidden_size must be greater than zero")
