@@ -21,6 +21,8 @@ class OptCase:
     - ``tensor_lr``: pass ``lr`` as a 0-d tensor of each library.
     - ``contiguous``: all parameters contiguous (PyTorch's LBFGS cannot flatten the gradient
       of a transposed parameter).
+    - ``matrices_only``: only the two 3x4 parameters (one of them transposed), for Muon.
+    - ``tol``: tolerances per dtype replacing the defaults (Muon's iteration runs in bfloat16).
     - ``dtypes``: the dtypes the case runs in. LBFGS runs to convergence with its defaults,
       where float32 rounding noise steers the two libraries apart: those cases run in float64.
     """
@@ -34,8 +36,14 @@ class OptCase:
     tensor_lr: bool = False
     contiguous: bool = False
     dtypes: tuple = ("float32", "float64")
+    matrices_only: bool = False
+    tol: Optional[Dict[str, Dict[str, float]]] = None
 
 
+# Muon's Newton-Schulz iteration runs in bfloat16: a float32 sum that lands on the other side of
+# a bfloat16 rounding boundary (or a 1-ulp different gradient) is amplified by the iteration, and
+# then moves one element by a few percent of one update (lr = 0.02 here), not by float32 noise.
+MUON_TOL = {"float32": dict(rtol=1e-4, atol=2e-3), "float64": dict(rtol=1e-4, atol=2e-3)}
 TWO_GROUPS = dict(groups=[{}, {"lr": 0.003}], split=[[0, 1], [2, 3]])
 
 CASES: List[OptCase] = [
@@ -100,6 +108,10 @@ CASES: List[OptCase] = [
     OptCase("adafactor_eps_d_wd", "Adafactor", dict(lr=0.05, beta2_decay=-0.5, eps=(1e-4, 1e-2), d=1.5, weight_decay=0.1)),
     OptCase("adafactor_maximize_groups", "Adafactor", dict(lr=0.02, maximize=True), **TWO_GROUPS),
     OptCase("adafactor_tensor_lr", "Adafactor", dict(lr=0.02), tensor_lr=True),
+    # Muon (2-D parameters only).
+    OptCase("muon_default", "Muon", matrices_only=True, tol=MUON_TOL),
+    OptCase("muon_plain_momentum_wd", "Muon", dict(lr=0.02, momentum=0.9, nesterov=False, weight_decay=0.01), matrices_only=True, tol=MUON_TOL),
+    OptCase("muon_adjust_lr_steps", "Muon", dict(lr=0.01, adjust_lr_fn="match_rms_adamw", ns_steps=3, ns_coefficients=(3.0, -3.2, 1.2)), matrices_only=True, tol=MUON_TOL),
     # LBFGS (one group only)
     OptCase("lbfgs_default", "LBFGS", steps=3, contiguous=True, dtypes=("float64",)),
     OptCase("lbfgs_strong_wolfe", "LBFGS", dict(line_search_fn="strong_wolfe"), steps=3, contiguous=True, dtypes=("float64",)),
@@ -165,6 +177,10 @@ ERROR_CASES: List[tuple] = [
     ("Adafactor", dict(eps=(None, -1.0))),
     ("Adafactor", dict(d=0.5)),
     ("Adafactor", dict(weight_decay=-1)),
+    ("Muon", dict(lr=-1)),
+    ("Muon", dict(momentum=-1)),
+    ("Muon", dict(weight_decay=-1)),
+    ("Muon", dict(adjust_lr_fn="bogus")),
     ("SparseAdam", dict(lr=0.0)),
     ("SparseAdam", dict(eps=0.0)),
     ("SparseAdam", dict(betas=(0.9, 1.0))),

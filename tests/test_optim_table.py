@@ -118,9 +118,11 @@ RUNS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for
 
 @pytest.mark.parametrize("case,dtype", RUNS)
 def test_optimizer_matches_pytorch(case: OptCase, dtype: str) -> None:
-    tol = TOL[dtype]
+    tol = (case.tol or TOL)[dtype]
     arrays, consts = make_arrays(dtype), loss_constants(dtype)
     ft_params, pt_params = make_params(torch, arrays, case.contiguous), make_params(pt, arrays, case.contiguous)
+    if case.matrices_only:
+        ft_params, pt_params, consts = ft_params[::3], pt_params[::3], consts[::3]
     ft_opt, pt_opt = build(torch, case, ft_params), build(pt, case, pt_params)
     assert repr(ft_opt) == repr(pt_opt)
     ft_closure = make_closure(torch, ft_opt, ft_params, consts)
@@ -166,13 +168,13 @@ def both(fn: Callable[[Any], Any]) -> tuple:
     return fn(torch), fn(pt)
 
 
-ALL_NAMES = ["Adafactor", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD", "LBFGS", "SparseAdam"]
+ALL_NAMES = ["Adafactor", "Muon", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD", "LBFGS", "SparseAdam"]
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
 def test_default_param_group_keys_and_repr(name: str) -> None:
     def make(lib: Any) -> Any:
-        return getattr(lib.optim, name)([lib.zeros(2, requires_grad=True)])
+        return getattr(lib.optim, name)([lib.zeros(2, 2, requires_grad=True)])
 
     ours, theirs = both(make)
     assert list(ours.param_groups[0].keys()) == list(theirs.param_groups[0].keys())
