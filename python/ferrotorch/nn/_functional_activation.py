@@ -285,6 +285,8 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     _floating_only("glu_cpu", input)
+    if not -input.ndim <= dim < input.ndim:
+        raise IndexError(f"glu: Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got {dim})")
     size = input.size(dim)
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")

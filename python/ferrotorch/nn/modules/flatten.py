@@ -42,7 +42,15 @@ class Unflatten(Module):
         self.dim, self.unflattened_size = dim, unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.unflatten(self.dim, tuple(self.unflattened_size))
+        sizes = tuple(self.unflattened_size)
+        if -1 not in sizes and isinstance(self.dim, int) and -input.ndim <= self.dim < input.ndim:
+            total = 1
+            for s in sizes:
+                total *= s
+            if total != input.shape[self.dim]:
+                dim = self.dim % input.ndim
+                raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({input.shape[dim]}) in the input tensor")
+        return input.unflatten(self.dim, sizes)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
