@@ -6,6 +6,7 @@ from typing import Callable, Optional
 
 from ... import _core
 from .. import _functional_loss as F
+from .._functional_loss_margin import _pairwise_distance
 from .loss import _Loss, _WeightedLoss
 from .module import Module
 
@@ -23,7 +24,7 @@ except ImportError:  # pragma: no cover - until distance.py lands
             self.norm, self.eps, self.keepdim = p, eps, keepdim
 
         def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
-            return F._pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+            return _pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
 class CosineEmbeddingLoss(_Loss):
