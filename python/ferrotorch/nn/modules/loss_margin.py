@@ -6,25 +6,10 @@ from typing import Callable, Optional
 
 from ... import _core
 from .. import _functional_loss as F
-from .._functional_loss_margin import _pairwise_distance
+from .distance import PairwiseDistance
 from .loss import _Loss, _WeightedLoss
-from .module import Module
 
 Tensor = _core.Tensor
-
-try:  # the distance modules live in distance.py where that exists
-    from .distance import PairwiseDistance  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - until distance.py lands
-
-    class PairwiseDistance(Module):  # type: ignore[no-redef]
-        """The default distance of TripletMarginWithDistanceLoss: ||x1 - x2 + eps||_p."""
-
-        def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
-            super().__init__()
-            self.norm, self.eps, self.keepdim = p, eps, keepdim
-
-        def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
-            return _pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
 class CosineEmbeddingLoss(_Loss):
