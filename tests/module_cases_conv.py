@@ -84,3 +84,19 @@ CASES += [
     ModCase("Fold-args", lambda t: t.nn.Fold((5, 6), (2, 3), dilation=(2, 1), padding=(1, 0), stride=2), one(2, 12, 6, dtype=F64)),
     ModCase("Fold-unbatched", lambda t: t.nn.Fold(4, 3, padding=1), one(18, 16, dtype=F64)),
 ]
+
+# Non-contiguous inputs (a transposed view) and invalid inputs (PyTorch's exception and message).
+_T = {"adapt_inputs": lambda lib, xs: [xs[0].transpose(-1, -2)]}
+_ERR = {"modes": ("eval",)}
+CASES += [
+    _c("Conv2d-noncontiguous", "Conv2d", (3, 4, 3), {"padding": 1, "dtype": F64}, one(2, 3, 7, 6, dtype=F64), **_T),
+    _c("Conv1d-noncontiguous-reflect", "Conv1d", (3, 4, 3), {"padding": 1, "padding_mode": "reflect", "dtype": F64}, one(2, 8, 3, dtype=F64), **_T),
+    _c("ConvTranspose2d-noncontiguous", "ConvTranspose2d", (3, 2, 3), {"stride": 2, "dtype": F64}, one(2, 3, 4, 5, dtype=F64), **_T),
+    _c("Conv1d-error-channels", "Conv1d", (3, 4, 3), {}, one(2, 5, 8), error=RuntimeError, **_ERR),
+    _c("Conv2d-error-channels-unbatched", "Conv2d", (3, 4, 3), {"groups": 1}, one(5, 8, 8), error=RuntimeError, **_ERR),
+    _c("Conv2d-error-rank", "Conv2d", (3, 4, 3), {}, one(3, 8), error=RuntimeError, **_ERR),
+    _c("Conv2d-error-too-small", "Conv2d", (3, 4, 3), {"dilation": 2, "padding": (1, 0)}, one(1, 3, 4, 4), error=RuntimeError, **_ERR),
+    _c("Conv3d-error-channels", "Conv3d", (4, 4, 3), {"groups": 2}, one(1, 6, 4, 4, 4), error=RuntimeError, **_ERR),
+    _c("ConvTranspose2d-error-channels", "ConvTranspose2d", (3, 4, 3), {}, one(1, 5, 4, 4), error=RuntimeError, **_ERR),
+    _c("ConvTranspose2d-error-output-size", "ConvTranspose2d", (3, 4, 3), {"stride": 2}, one(1, 3, 4, 4), kwargs={"output_size": (20, 20)}, error=ValueError, **_ERR),
+]

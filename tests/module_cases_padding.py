@@ -32,3 +32,16 @@ CASES = [
     ModCase("CircularPad2d-negative", _pad("CircularPad2d", (-1, 2, 1, -2)), one(3, 4, 5, dtype=F64)),
     ModCase("CircularPad3d", _pad("CircularPad3d", 1), one(1, 2, 3, 3, 3, dtype=F64)),
 ]
+
+# Non-contiguous inputs (a transposed view) and invalid inputs (PyTorch's exception and message).
+_T = {"adapt_inputs": lambda lib, xs: [xs[0].transpose(-1, -2)]}
+_ERR = {"modes": ("eval",)}
+CASES += [
+    ModCase("ReflectionPad2d-noncontiguous", _pad("ReflectionPad2d", (1, 2, 2, 1)), one(2, 3, 5, 4, dtype=F64), **_T),
+    ModCase("ConstantPad2d-noncontiguous", _pad("ConstantPad2d", (1, 0, 0, 2), 1.5), one(2, 3, 5, 4), **_T),
+    ModCase("ReflectionPad2d-error-too-big", _pad("ReflectionPad2d", 4), one(1, 1, 3, 3), error=RuntimeError, **_ERR),
+    ModCase("ReflectionPad1d-error-rank", _pad("ReflectionPad1d", 1), one(4), error=NotImplementedError, **_ERR),
+    ModCase("CircularPad1d-error-wrap", _pad("CircularPad1d", 4), one(1, 2, 3), error=RuntimeError, **_ERR),
+    ModCase("CircularPad2d-error-rank", _pad("CircularPad2d", 1), one(3, 3), error=ValueError, **_ERR),
+    ModCase("ReplicationPad2d-error-empty", _pad("ReplicationPad2d", 1), one(2, 0, 3, 3), error=RuntimeError, **_ERR),
+]

@@ -98,3 +98,20 @@ CASES = [
     _pool("MaxUnpool2d-output-size", "MaxUnpool2d", (2,), {}, _unpool_inputs((1, 2, 2, 3), (2, 2), (2, 2), (0, 0), 2), grad_inputs=(0,), kwargs={"output_size": (5, 7)}),
     _pool("MaxUnpool3d", "MaxUnpool3d", (2,), {}, _unpool_inputs((1, 2, 2, 2, 3), (2, 2, 2), (2, 2, 2), (0, 0, 0), 3), grad_inputs=(0,)),
 ]
+
+# Non-contiguous inputs (a transposed view) and invalid inputs (PyTorch's exception and message).
+_T = {"adapt_inputs": lambda lib, xs: [xs[0].transpose(-1, -2)]}
+_ERR = {"modes": ("eval",)}
+CASES += [
+    _pool("MaxPool2d-noncontiguous", "MaxPool2d", (3,), {"stride": 2, "padding": 1}, _distinct(2, 3, 7, 6), **_T),
+    _pool("AvgPool2d-noncontiguous", "AvgPool2d", (2,), {"ceil_mode": True}, one(2, 3, 7, 5, dtype=F64), **_T),
+    _pool("AdaptiveMaxPool2d-noncontiguous", "AdaptiveMaxPool2d", ((3, 2),), {}, _distinct(2, 2, 5, 7), **_T),
+    _pool("MaxPool2d-error-pad", "MaxPool2d", (3,), {"padding": 2}, one(1, 1, 8, 8), error=RuntimeError, **_ERR),
+    _pool("MaxPool1d-error-pad", "MaxPool1d", (2,), {"padding": 2}, one(1, 1, 8), error=RuntimeError, **_ERR),
+    _pool("MaxPool2d-error-too-small", "MaxPool2d", (3,), {}, one(1, 1, 2, 2), error=RuntimeError, **_ERR),
+    _pool("MaxPool3d-error-pad", "MaxPool3d", (3,), {"padding": 2}, one(1, 1, 8, 8, 8), error=RuntimeError, **_ERR),
+    _pool("AvgPool2d-error-pad", "AvgPool2d", (3,), {"padding": 2}, one(1, 1, 8, 8), error=RuntimeError, **_ERR),
+    _pool("AvgPool1d-error-too-small", "AvgPool1d", (3,), {}, one(1, 1, 2), error=RuntimeError, **_ERR),
+    _pool("AvgPool3d-error-too-small", "AvgPool3d", (2,), {}, one(1, 1, 1, 4, 4), error=RuntimeError, **_ERR),
+    _pool("AdaptiveMaxPool2d-error-rank", "AdaptiveMaxPool2d", (2,), {}, one(4), error=RuntimeError, **_ERR),
+]

@@ -53,3 +53,17 @@ CASES = [
     ModCase("ChannelShuffle", _m("ChannelShuffle", 2), one(2, 6, 3, 3)),
     ModCase("ChannelShuffle-3d", _m("ChannelShuffle", 3), one(2, 6, 4)),
 ]
+
+# Non-contiguous inputs (a transposed view) and invalid inputs (PyTorch's exception and message).
+_T = {"adapt_inputs": lambda lib, xs: [xs[0].transpose(-1, -2)]}
+_ERR = {"modes": ("eval",)}
+CASES += [
+    _up("Upsample-bilinear-noncontiguous", {"size": (5, 7), "mode": "bilinear"}, one(2, 2, 4, 3, dtype=F64), **_T),
+    ModCase("PixelShuffle-noncontiguous", _m("PixelShuffle", 2), one(2, 8, 3, 4), **_T),
+    _up("Upsample-error-linear-4d", {"scale_factor": 2, "mode": "linear"}, one(1, 1, 4, 4), error=NotImplementedError, **_ERR),
+    _up("Upsample-error-size-len", {"size": (3, 3, 3)}, one(1, 1, 4, 4), error=ValueError, **_ERR),
+    _up("Upsample-error-align-nearest", {"size": 3, "align_corners": True}, one(1, 1, 4, 4), error=ValueError, **_ERR),
+    ModCase("PixelShuffle-error-channels", _m("PixelShuffle", 2), one(1, 3, 4, 4), error=RuntimeError, **_ERR),
+    ModCase("PixelUnshuffle-error-width", _m("PixelUnshuffle", 2), one(1, 3, 4, 5), error=RuntimeError, **_ERR),
+    ModCase("ChannelShuffle-error-groups", _m("ChannelShuffle", 4), one(2, 6, 3), error=RuntimeError, **_ERR),
+]

@@ -28,6 +28,7 @@ class ModCase:
     - ``adapt_inputs(lib, inputs)``: turns the tensors made from ``inputs`` into what forward
       takes, with either library (e.g. packing them into a PackedSequence); gradients are still
       checked on the tensors it was given.
+    - ``error``: forward must raise this exception class, with PyTorch's exact message.
     """
 
     id: str
@@ -41,6 +42,7 @@ class ModCase:
     atol: float = 1e-5
     backward: bool = True
     adapt_inputs: Optional[Callable[[Any, List[Any]], List[Any]]] = None
+    error: Optional[type] = None
 
 
 def randn(*shape: int, dtype: Any = np.float32) -> Callable[[np.random.Generator], np.ndarray]:

@@ -86,6 +86,14 @@ def test_forward_backward(case: ModCase) -> None:
         xi, ti, kwi, kwt, grad_idx = _inputs(case, seed)
         args_o = case.adapt_inputs(torch, xi) if case.adapt_inputs else xi
         args_t = case.adapt_inputs(pt, ti) if case.adapt_inputs else ti
+        if case.error is not None:
+            # An invalid input: the same exception class and message as PyTorch.
+            with pytest.raises(case.error) as theirs_err:
+                theirs(*args_t, **kwt)
+            with pytest.raises(case.error) as ours_err:
+                ours(*args_o, **kwi)
+            assert str(ours_err.value) == str(theirs_err.value)
+            continue
         out_o = ours(*args_o, **kwi)
         out_t = theirs(*args_t, **kwt)
         fo = flatten_tensors(out_o, lambda v: isinstance(v, torch.Tensor))

@@ -219,8 +219,31 @@ class _ConvNd(Module):
             s += f", padding_mode={self.padding_mode}"
         return s
 
+    def _check_input(self, input: Tensor) -> None:
+        """PyTorch's messages for a wrong rank, channel count or too small an input."""
+        n = self._n
+        op = f"conv_transpose{n}d" if self.transposed else f"conv{n}d"
+        if input.ndim not in (n + 1, n + 2):
+            raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {op}, but got input of size: {list(input.shape)}")
+        shape = list(input.shape) if input.ndim == n + 2 else [1] + list(input.shape)
+        if shape[1] != self.in_channels:
+            given = "transposed=1" if self.transposed else f"groups={self.groups}"
+            raise RuntimeError(
+                f"Given {given}, weight of size {list(self.weight.shape)}, expected input{shape} to have {self.in_channels} channels, but got {shape[1]} channels instead"
+            )
+        if self.transposed:
+            return
+        pads = [0] * n if self.padding == "valid" else ([sum(p) for p in _same_pads(self.kernel_size, self.dilation)] if self.padding == "same" else [2 * p for p in self.padding])
+        padded = [shape[2 + i] + pads[i] for i in range(n)]
+        kernel = [(self.kernel_size[i] - 1) * self.dilation[i] + 1 for i in range(n)]
+        if any(padded[i] < kernel[i] for i in range(n)):
+            raise RuntimeError(
+                f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual input size"
+            )
+
     def _padded(self, input: Tensor) -> Tuple[Tensor, Any]:
         """The input and the padding to give the kernel: non-zero modes pad with F.pad first."""
+        self._check_input(input)
         if self.padding_mode == "zeros":
             return input, self.padding
         return _pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), 0
@@ -283,7 +306,8 @@ class _ConvTransposeNd(_ConvNd):
         maxs = [mins[i] + self.stride[i] - 1 for i in range(n)]
         for i in range(n):
             if not mins[i] <= size[i] <= maxs[i]:
-                raise ValueError(f"requested an output size of {size}, but valid sizes range from {mins} to {maxs} (for an input of {input.shape[lead:]})")
+                shown = output_size[len(output_size) - n :] if len(output_size) == n + lead else output_size
+                raise ValueError(f"requested an output size of {shown}, but valid sizes range from {mins} to {maxs} (for an input of {input.shape[lead:]})")
         return tuple(size[i] - mins[i] for i in range(n))
 
 
@@ -293,6 +317,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     _n = 1
 
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        self._check_input(input)
         op = self._output_padding(input, output_size)
         return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
 
@@ -301,6 +326,7 @@ class ConvTranspose2d(_ConvTransposeNd):
     """Transposed 2-D convolution; weight [C_in, C_out/groups, kh, kw]."""
 
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        self._check_input(input)
         op = self._output_padding(input, output_size)
         return K.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
 
@@ -311,5 +337,6 @@ class ConvTranspose3d(_ConvTransposeNd):
     _n = 3
 
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
+        self._check_input(input)
         op = self._output_padding(input, output_size)
         return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)

@@ -41,6 +41,36 @@ def _out_len(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     return out
 
 
+def _check_pool(op: str, input: Tensor, n: int, k: Tuple[int, ...], s: Tuple[int, ...], p: Tuple[int, ...], d: Tuple[int, ...], ceil_mode: bool) -> None:
+    """PyTorch's checks for max/avg pooling: input rank, padding at most half the (dilated)
+    kernel, and a non-empty output."""
+    shape = list(input.shape)
+    if input.ndim not in (n + 1, n + 2) or any(v == 0 for v in shape[input.ndim - n - 1 :]):
+        prefix = f"{op}: " if n == 1 or op.startswith("avg") else ""
+        raise RuntimeError(f"{prefix}Expected {n + 1}D or {n + 2}D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}")
+    for i in range(n):
+        if op == "max_pool1d" and p[i] > k[i] // 2:
+            raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p[i]} and kernel_size={k[i]}")
+        if p[i] > ((k[i] - 1) * d[i] + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
+    spatial = shape[input.ndim - n :]
+    if op == "avg_pool3d" and any(spatial[i] < k[i] for i in range(3)):
+        raise RuntimeError(f"input image (T: {spatial[0]} H: {spatial[1]} W: {spatial[2]}) smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    outs = [_out_len(spatial[i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(n)]
+    if any(o <= 0 for o in outs):
+        if op == "max_pool1d":
+            raise RuntimeError(f"max_pool1d() Invalid computed output size: {outs[0]}")
+        # avg_pool1d runs as a 2-D pool of height 1, and PyTorch reports it that way.
+        lead = [shape[input.ndim - n - 1]] + ([1] if op == "avg_pool1d" else [])
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, lead + spatial))}). Calculated output size: ({'x'.join(map(str, lead + outs))}). Output size is too small")
+
+
+def _pool_args(n: int, kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> Tuple[Tuple[int, ...], ...]:
+    k = _ntuple(kernel_size, n)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, n)
+    return k, s, _ntuple(padding, n), _ntuple(dilation, n)
+
+
 def _depth_taps(depth: int, od: int, k: int, s: int, p: int, d: int) -> List[Tuple[List[int], List[bool]]]:
     """For each kernel tap along depth: the source plane of every output plane (clamped) and
     whether it lies inside the input."""
@@ -136,6 +166,12 @@ def _adaptive_sizes(op: str, input: Tensor, output_size: Any, n: int) -> Tuple[i
     return tuple(spatial[i] if sizes[i] is None else int(sizes[i]) for i in range(n))
 
 
+def _check_adaptive(op: str, input: Tensor, n: int) -> None:
+    if input.ndim not in (n + 1, n + 2):
+        sep = ":" if "max" in op else ""
+        raise RuntimeError(f"{op}(): Expected {n + 1}D or {n + 2}D tensor, but got{sep} {list(input.shape)}")
+
+
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """3-D adaptive average pooling: the depth windows are averaged, then pooled in 2-D."""
     x, unbatched = _batched("adaptive_avg_pool3d", input, 3)
@@ -147,6 +183,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
 
 def _adaptive_max(op: str, input: Tensor, output_size: Any, n: int, return_indices: bool) -> Any:
     """N-d adaptive max pooling, one window at a time (indices are flat over the spatial dims)."""
+    _check_adaptive(op, input, n)
     x, unbatched = _batched(op, input, n)
     outs = _adaptive_sizes(op, x, output_size, n)
     spatial = tuple(x.shape[2:])
@@ -249,7 +286,8 @@ def _max_unpool(op: str, input: Tensor, indices: Tensor, n: int, kernel_size: An
     total = math.prod(size)
     flat_idx = idx.reshape(*lead, -1)
     if flat_idx.numel() and (int(flat_idx.min().item()) < 0 or int(flat_idx.max().item()) >= total):
-        raise RuntimeError(f"{op}: Found an invalid max index {int(flat_idx.max().item())} (output volumes are of size {'x'.join(map(str, size))})")
+        bad = int(flat_idx.max().item()) if int(flat_idx.max().item()) >= total else int(flat_idx.min().item())
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, size))})")
     out = _core.zeros(*lead, total, dtype=x.dtype).scatter_add(2, flat_idx, x.reshape(*lead, -1))
     out = out.reshape(*lead, *size)
     return out.squeeze(0) if unbatched else out
@@ -291,6 +329,7 @@ class MaxPool1d(_MaxPoolNd):
     """1-D max pooling over [N, C, L] (or [C, L])."""
 
     def forward(self, input: Tensor) -> Any:
+        _check_pool("max_pool1d", input, 1, *_pool_args(1, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
         return K.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
@@ -298,6 +337,7 @@ class MaxPool2d(_MaxPoolNd):
     """2-D max pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Any:
+        _check_pool("max_pool2d", input, 2, *_pool_args(2, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
         return K.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
@@ -305,6 +345,7 @@ class MaxPool3d(_MaxPoolNd):
     """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W])."""
 
     def forward(self, input: Tensor) -> Any:
+        _check_pool("max_pool3d", input, 3, *_pool_args(3, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
         return max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
@@ -329,6 +370,7 @@ class AvgPool1d(_AvgPoolNd):
         super().__init__(_ntuple(kernel_size, 1), _ntuple(stride if stride is not None else kernel_size, 1), _ntuple(padding, 1), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
+        _check_pool("avg_pool1d", input, 1, *_pool_args(1, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
         return K.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
 
 
@@ -336,6 +378,7 @@ class AvgPool2d(_AvgPoolNd):
     """2-D average pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Tensor:
+        _check_pool("avg_pool2d", input, 2, *_pool_args(2, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
         return K.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
 
 
@@ -343,6 +386,7 @@ class AvgPool3d(_AvgPoolNd):
     """3-D average pooling over [N, C, D, H, W] (or [C, D, H, W])."""
 
     def forward(self, input: Tensor) -> Tensor:
+        _check_pool("avg_pool3d", input, 3, *_pool_args(3, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
         return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
 
 
@@ -362,6 +406,7 @@ class AdaptiveAvgPool1d(_AdaptivePoolNd):
         super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
+        _check_adaptive("adaptive_avg_pool1d", input, 1)
         return K.adaptive_avg_pool1d(input, self.output_size)
 
 
@@ -372,6 +417,7 @@ class AdaptiveAvgPool2d(_AdaptivePoolNd):
         super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
+        _check_adaptive("adaptive_avg_pool2d", input, 2)
         return K.adaptive_avg_pool2d(input, self.output_size)
 
 
