@@ -293,3 +293,23 @@ def test_flatten_and_unflatten_non_contiguous_inputs() -> None:
 def test_glu_dim_out_of_range_names_glu() -> None:
     with pytest.raises(IndexError, match=r"glu: Dimension out of range \(expected to be in range of \[-2, 1\], but got 5\)"):
         F.glu(torch.zeros(2, 4), 5)
+
+
+NO_GRAD_PATHS: List[Tuple[str, Dict[str, Any]]] = [
+    ("elu", {}), ("elu", {"alpha": 0.3}), ("celu", {"alpha": 0.5}), ("celu", {"alpha": 2.0}), ("selu", {}),
+    ("softplus", {}), ("softplus", {"beta": 2.0, "threshold": 5.0}), ("mish", {}), ("logsigmoid", {}),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", NO_GRAD_PATHS, ids=[f"{n}-{k}" for n, k in NO_GRAD_PATHS])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_path_without_autograd_matches_torch(name: str, kwargs: Dict[str, Any], dtype: str) -> None:
+    # Without autograd these take the fused kernels rather than the where-compositions.
+    x = np.array([-1000.0, -30.0, -20.5, -5.0, -1.0, -0.2, 0.0, 0.3, 1.0, 4.9, 5.1, 20.5, 30.0, 1000.0], dtype=dtype)
+    with torch.no_grad():
+        ours = getattr(F, name)(torch.from_numpy(x.copy()).requires_grad_(True), **kwargs)
+    plain = getattr(F, name)(torch.from_numpy(x.copy()), **kwargs)
+    theirs = getattr(pt.nn.functional, name)(pt.from_numpy(x.copy()), **kwargs)
+    tol = (1e-5, 1e-6) if dtype == "float32" else (1e-12, 1e-14)
+    assert_close(ours, theirs, *tol, what=f"{name} under no_grad")
+    assert_close(plain, theirs, *tol, what=f"{name} on a tensor without grad")

@@ -210,7 +210,11 @@ def tanh(input: Tensor) -> Tensor:
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), computed without overflow."""
     _floating_only("log_sigmoid_cpu", input)
-    return -softplus(-input)
+    # min(x, 0) - log1p(exp(-|x|)), split at 0 so exp never sees a positive argument.
+    negative = input < 0
+    below = where(negative, input, 0.0)
+    above = where(negative, 0.0, input)
+    return where(negative, below - below.exp().log1p(), -(-above).exp().log1p())
 
 
 def softsign(input: Tensor) -> Tensor:
