@@ -35,6 +35,7 @@ CASES = [
     ModCase("Embedding-norm-type-only", lambda t: t.nn.Embedding(10, 4, norm_type=3.0), idx(10, 6)),
     ModCase("Embedding-scale-grad-by-freq", lambda t: t.nn.Embedding(8, 3, scale_grad_by_freq=True), _with_repeats),
     ModCase("Embedding-scale-grad-padding", lambda t: t.nn.Embedding(8, 3, padding_idx=3, scale_grad_by_freq=True), _with_repeats),
+    ModCase("Embedding-int32-indices", lambda t: t.nn.Embedding(8, 3), lambda rng: (ints(8, 2, 3)(rng).astype(np.int32),)),
     ModCase("Embedding-sparse-false", lambda t: t.nn.Embedding(8, 3, sparse=False), idx(8, 5)),
     ModCase("Embedding-f64", lambda t: t.nn.Embedding(8, 3, dtype=t.float64, device="cpu"), idx(8, 2, 3), rtol=1e-12, atol=1e-12),
     ModCase(

@@ -222,14 +222,19 @@ def adaptive_avg_pool1d(input: Tensor, output_size: IntOrPair) -> Tensor:
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
 
 
+def _check_affine_shape(what: str, t: Optional[Tensor], shape: Tuple[int, ...]) -> None:
+    if t is not None and tuple(t.shape) != shape:
+        raise RuntimeError(f"Expected {what} to be of same shape as normalized_shape, but got {what} of shape {list(t.shape)} and normalized_shape = {list(shape)}")
+
+
 def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes over the trailing ``normalized_shape`` dims, then scales and shifts."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if tuple(input.shape[input.ndim - len(shape):]) != shape:
-        raise RuntimeError(
-            f"layer_norm: Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], "
-            f"but got input of size {list(input.shape)}"
-        )
+    _check_affine_shape("weight", weight, shape)
+    _check_affine_shape("bias", bias, shape)
+    if tuple(input.shape[input.ndim - len(shape):]) != shape or input.ndim < len(shape):
+        # PyTorch's text, no space before the size included.
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
     y = _core._normalize_last(input, len(shape), eps)[0]
     if weight is not None:
         y = y * weight
@@ -240,10 +245,16 @@ def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weigh
 
 def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes each group of channels of [N, C, *] inputs."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     n, c = input.shape[0], input.shape[1]
     if c % num_groups != 0:
-        raise RuntimeError(f"group_norm: Expected number of channels in input to be divisible by num_groups, but got input of shape {list(input.shape)} and num_groups={num_groups}")
-    y = _core._normalize_last(input.reshape(n, num_groups, -1), 1, eps)[0].reshape(input.shape)
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape {list(input.shape)} and num_groups={num_groups}")
+    for what, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.shape[0] != c):
+            raise RuntimeError(f"Expected {what} to be a vector of size equal to the number of channels in input, but got {what} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    per_group = (c // num_groups) * math.prod(input.shape[2:])
+    y = _core._normalize_last(input.reshape(n, num_groups, per_group), 1, eps)[0].reshape(input.shape)
     extra = [1] * (input.ndim - 2)
     if weight is not None:
         y = y * weight.reshape(c, *extra)
@@ -258,21 +269,28 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
     if input.ndim < 2:
         raise ValueError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
     c = input.shape[1]
+    for what, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{what} should contain {c} elements not {t.numel()}")
     extra = [1] * (input.ndim - 2)
     if training:
-        count = input.numel() // c
-        if count <= 1:
+        count = input.numel() // c if c else 0
+        if input.shape[0] * math.prod(input.shape[2:]) == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        # Channels first, everything else flattened: one row per channel.
-        perm = [1, 0] + list(range(2, input.ndim))
-        rows = input.permute(*perm).reshape(c, -1)
-        y, mean, rstd = _core._normalize_last(rows, 1, eps)
-        y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(*perm)
-        if running_mean is not None and running_var is not None:
-            with _no_grad():
-                var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
-                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c).to(running_mean.dtype), alpha=momentum)
-                running_var.mul_(1 - momentum).add_(var.reshape(c).to(running_var.dtype), alpha=momentum)
+        if count == 0:
+            # An empty batch: an empty output, running statistics untouched (as PyTorch).
+            y = input * 1.0
+        else:
+            # Channels first, everything else flattened: one row per channel.
+            perm = [1, 0] + list(range(2, input.ndim))
+            rows = input.permute(*perm).reshape(c, -1)
+            y, mean, rstd = _core._normalize_last(rows, 1, eps)
+            y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(*perm)
+            if running_mean is not None and running_var is not None:
+                with _no_grad():
+                    var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
+                    running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c).to(running_mean.dtype), alpha=momentum)
+                    running_var.mul_(1 - momentum).add_(var.reshape(c).to(running_var.dtype), alpha=momentum)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")

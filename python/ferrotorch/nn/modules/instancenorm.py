@@ -29,7 +29,7 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
         rows = input.reshape(n * c, spatial)
         y, mean, rstd = _core._normalize_last(rows, 1, eps)
         y = y.reshape(input.shape)
-        if running_mean is not None and running_var is not None and n > 0:
+        if running_mean is not None and running_var is not None:
             with no_grad():
                 var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (spatial / (spatial - 1))
                 batch_mean = mean.detach().reshape(n, c).mean(0).to(running_mean.dtype)
