@@ -154,6 +154,25 @@ def _bags(input: Tensor, offsets: Optional[Tensor], per_sample_weights: Optional
     return input.long(), bag, psw, max(nbags, 0)
 
 
+def _bag_max(rows: Tensor, bag: Tensor, nbags: int) -> Tensor:
+    """Per-bag, per-feature max of ``rows`` (grouped by the non-decreasing ``bag``); 0 for empty bags.
+
+    The rows are laid out as a [bags, longest bag, D] block padded with -inf, so one max over the
+    middle dim does every bag and its gradient reaches the one row that won."""
+    n, d = rows.shape
+    counts = bincount(bag, minlength=nbags)[:nbags] if n else _core.zeros(nbags, dtype=_core.int64)
+    longest = int(counts.max().item()) if nbags and n else 0
+    if longest == 0:
+        return _core.zeros(nbags, d, dtype=rows.dtype) + rows.sum() * 0
+    starts = counts.cumsum(0) - counts
+    slot = bag * longest + (_core.arange(n) - starts.index_select(0, bag))
+    # Every slot points at the -inf padding row n, except the filled ones.
+    layout = _core.full((nbags * longest,), n, dtype=_core.int64).index_add(0, slot, _core.arange(n) - n)
+    padded = _core.cat([rows, _core.full((1, d), float("-inf"), dtype=rows.dtype)], 0)
+    best = padded.index_select(0, layout).reshape(nbags, longest, d).max(1)[0]
+    return _core._where3((counts > 0).unsqueeze(1), best, _core.zeros((), dtype=rows.dtype))
+
+
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Optional[float] = None, norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False, per_sample_weights: Optional[Tensor] = None, include_last_offset: bool = False, padding_idx: Optional[int] = None) -> Tensor:
     """Sums, averages or takes the max of the embeddings in each bag (a row of a 2-D ``input``, or
     the spans of a 1-D ``input`` that start at ``offsets``)."""
@@ -185,14 +204,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
     rows = _gather_rows(weight, flat, None, scale_grad_by_freq)
     d = weight.shape[1]
     if mode == "max":
-        out = []
-        for b in range(nbags):
-            members = (bag == b).nonzero().reshape(-1)
-            if members.numel():
-                out.append(rows.index_select(0, members).max(0)[0])
-            else:
-                out.append(_core.zeros(d, dtype=weight.dtype))
-        return _core.stack(out) if out else _core.zeros(0, d, dtype=weight.dtype)
+        return _bag_max(rows, bag, nbags)
     if psw is not None:
         rows = rows * psw.unsqueeze(1).to(rows.dtype)
     out = _core.zeros(nbags, d, dtype=weight.dtype).index_add(0, bag, rows)
