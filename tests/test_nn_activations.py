@@ -313,3 +313,18 @@ def test_fused_path_without_autograd_matches_torch(name: str, kwargs: Dict[str, 
     tol = (1e-5, 1e-6) if dtype == "float32" else (1e-12, 1e-14)
     assert_close(ours, theirs, *tol, what=f"{name} under no_grad")
     assert_close(plain, theirs, *tol, what=f"{name} on a tensor without grad")
+
+
+@pytest.mark.parametrize("name,kwargs", [("elu", {}), ("elu", {"alpha": 0.3}), ("celu", {"alpha": 0.5}), ("selu", {}), ("softplus", {"beta": 2.0})])
+def test_exp_linear_tails_and_second_derivatives(name: str, kwargs: Dict[str, Any]) -> None:
+    """Gradients deep in the negative tail keep their digits (PyTorch differentiates exp(x), not
+    result + 1), and second derivatives agree, 0 included."""
+    x = np.array([-1000.0, -30.0, -20.5, -5.0, -1.0, -1e-8, 0.0, 1e-8, 1.0, 30.0, 1000.0])
+    got = []
+    for lib in (torch, pt):
+        t = lib.from_numpy(x.copy()).requires_grad_(True)
+        (g,) = lib.autograd.grad(getattr(lib.nn.functional, name)(t, **kwargs).sum(), t, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), t)
+        got.append((g, gg))
+    np.testing.assert_allclose(got[0][0].detach().numpy(), got[1][0].detach().numpy(), rtol=1e-10, atol=0, err_msg="grad")
+    np.testing.assert_allclose(got[0][1].numpy(), got[1][1].numpy(), rtol=1e-10, atol=0, err_msg="second derivative")

@@ -7,10 +7,11 @@ is finite."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, Optional, Tuple
 
 from .. import _core
 from .._index_ops import where
+from ..autograd.function import Function
 
 Tensor = _core.Tensor
 
@@ -103,18 +104,40 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     return leaky_relu(input, negative_slope, True)
 
 
+def _exp_linear_value(x: Tensor, alpha: float, scale: float, input_scale: float) -> Tensor:
+    """scale * x for x > 0, scale * alpha * (exp(input_scale * x) - 1) otherwise (fused kernel)."""
+    out = _core._elu(x * input_scale if input_scale != 1.0 else x, alpha)
+    if input_scale != 1.0:
+        out = where(x > 0, x, out)
+    return out * scale if scale != 1.0 else out
+
+
+class _ExpLinear(Function):
+    """ELU/CELU/SELU. The gradient is scale * alpha * input_scale * exp(input_scale * x) on the
+    negative side, as PyTorch's: from result + 1 (expm1's rule) the tail would lose its digits,
+    and exp only ever sees non-positive arguments, so huge inputs give no NaN."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, alpha: float, scale: float, input_scale: float) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.constants = (alpha, scale, input_scale)
+        return _exp_linear_value(x, alpha, scale, input_scale)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tuple[Optional[Tensor], None, None, None]:
+        (x,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.constants
+        positive = x > 0
+        # Strictly negative here: PyTorch's second derivative at 0 is 0.
+        negative_part = where(x < 0, x, 0.0)
+        slope = (negative_part * input_scale if input_scale != 1.0 else negative_part).exp() * (alpha * scale * input_scale)
+        return grad * where(positive, scale, slope), None, None, None
+
+
 def _exp_linear(x: Tensor, alpha: float, scale: float, input_scale: float) -> Tensor:
-    """scale * x for x > 0, scale * alpha * (exp(input_scale * x) - 1) otherwise (ELU/CELU/SELU)."""
     if not _needs_grad(x):
-        # Fused kernel; its backward is never reached here.
-        out = _core._elu(x * input_scale if input_scale != 1.0 else x, alpha)
-        if input_scale != 1.0:
-            out = where(x > 0, x, out)
-        return out * scale if scale != 1.0 else out
-    positive = x > 0
-    negative_part = where(positive, 0.0, x)
-    exp_branch = (negative_part * input_scale if input_scale != 1.0 else negative_part).expm1() * (alpha * scale)
-    return where(positive, x * scale if scale != 1.0 else x, exp_branch)
+        return _exp_linear_value(x, alpha, scale, input_scale)
+    return _ExpLinear.apply(x, alpha, scale, input_scale)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
