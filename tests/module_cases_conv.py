@@ -100,3 +100,17 @@ CASES += [
     _c("ConvTranspose2d-error-channels", "ConvTranspose2d", (3, 4, 3), {}, one(1, 5, 4, 4), error=RuntimeError, **_ERR),
     _c("ConvTranspose2d-error-output-size", "ConvTranspose2d", (3, 4, 3), {"stride": 2}, one(1, 3, 4, 4), kwargs={"output_size": (20, 20)}, error=ValueError, **_ERR),
 ]
+
+# More 3-D argument combinations.
+CASES += [
+    _c("Conv3d-circular", "Conv3d", (2, 2, (3, 2, 3)), {"padding": (1, 1, 2), "padding_mode": "circular", "dtype": F64}, one(1, 2, 3, 4, 5, dtype=F64)),
+    _c("Conv3d-reflect-depthwise", "Conv3d", (2, 4, 3), {"padding": 1, "padding_mode": "reflect", "groups": 2, "stride": 2, "dtype": F64}, one(2, 2, 4, 5, 5, dtype=F64)),
+    _c("Conv3d-zero-batch", "Conv3d", (2, 3, 2), {}, one(0, 2, 3, 3, 3)),
+    _c("ConvTranspose3d-args", "ConvTranspose3d", (4, 2, (2, 3, 2)), {"stride": (2, 1, 3), "padding": (0, 1, 1), "output_padding": (1, 0, 2), "groups": 2, "bias": False, "dilation": (2, 1, 1), "dtype": F64}, one(1, 4, 3, 3, 2, dtype=F64)),
+    _c("ConvTranspose3d-output-size", "ConvTranspose3d", (2, 3, 3), {"stride": 2, "padding": 1, "dtype": F64}, one(2, 2, 3, 4, 3, dtype=F64), kwargs={"output_size": (6, 8, 5)}),
+    _c("ConvTranspose3d-unbatched", "ConvTranspose3d", (2, 3, 2), {}, one(2, 3, 3, 3)),
+]
+CASES += [
+    ModCase("Fold-error-channels", lambda t: t.nn.Fold(4, (2, 3)), one(5, 9), error=RuntimeError, modes=("eval",)),
+    ModCase("Unfold-error-rank", lambda t: t.nn.Unfold(2), one(4, 4), error=IndexError, modes=("eval",)),
+]

@@ -115,3 +115,8 @@ CASES += [
     _pool("AvgPool3d-error-too-small", "AvgPool3d", (2,), {}, one(1, 1, 1, 4, 4), error=RuntimeError, **_ERR),
     _pool("AdaptiveMaxPool2d-error-rank", "AdaptiveMaxPool2d", (2,), {}, one(4), error=RuntimeError, **_ERR),
 ]
+CASES += [
+    _pool("MaxPool2d-error-rank", "MaxPool2d", (2,), {}, one(4, 4), error=RuntimeError, **_ERR),
+    _pool("MaxPool1d-error-empty", "MaxPool1d", (2,), {}, one(1, 0, 4), error=RuntimeError, **_ERR),
+    _pool("LPPool2d-error-too-small", "LPPool2d", (2, 3), {}, one(1, 1, 2, 2), error=RuntimeError, **_ERR),
+]

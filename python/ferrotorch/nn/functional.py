@@ -15,12 +15,6 @@ Tensor = _core.Tensor
 conv1d = _K.conv1d
 conv2d = _K.conv2d
 conv_transpose2d = _K.conv_transpose2d
-max_pool1d = _K.max_pool1d
-max_pool2d = _K.max_pool2d
-avg_pool1d = _K.avg_pool1d
-avg_pool2d = _K.avg_pool2d
-adaptive_avg_pool1d = _K.adaptive_avg_pool1d
-adaptive_avg_pool2d = _K.adaptive_avg_pool2d
 layer_norm = _K.layer_norm
 group_norm = _K.group_norm
 batch_norm = _K.batch_norm
@@ -28,7 +22,7 @@ from .modules.padding import pad as pad  # noqa: E402
 from .modules.conv import conv3d as conv3d, conv_transpose1d as conv_transpose1d, conv_transpose3d as conv_transpose3d  # noqa: E402
 from .modules.fold import fold as fold, unfold as unfold  # noqa: E402
 from .modules.pixelshuffle import pixel_shuffle as pixel_shuffle, pixel_unshuffle as pixel_unshuffle  # noqa: E402
-from .modules.channelshuffle import channel_shuffle as channel_shuffle  # noqa: E402
+from .modules.channelshuffle import channel_shuffle as channel_shuffle, native_channel_shuffle as native_channel_shuffle  # noqa: E402
 from .modules.upsampling import (  # noqa: E402
     interpolate as interpolate,
     upsample as upsample,
@@ -36,6 +30,18 @@ from .modules.upsampling import (  # noqa: E402
     upsample_nearest as upsample_nearest,
 )
 from .modules.pooling import (  # noqa: E402
+    adaptive_avg_pool1d as adaptive_avg_pool1d,
+    adaptive_avg_pool2d as adaptive_avg_pool2d,
+    adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d_with_indices as adaptive_max_pool3d_with_indices,
+    avg_pool1d as avg_pool1d,
+    avg_pool2d as avg_pool2d,
+    max_pool1d as max_pool1d,
+    max_pool1d_with_indices as max_pool1d_with_indices,
+    max_pool2d as max_pool2d,
+    max_pool2d_with_indices as max_pool2d_with_indices,
+    max_pool3d_with_indices as max_pool3d_with_indices,
     adaptive_avg_pool3d as adaptive_avg_pool3d,
     adaptive_max_pool1d as adaptive_max_pool1d,
     adaptive_max_pool2d as adaptive_max_pool2d,

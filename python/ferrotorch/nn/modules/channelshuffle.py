@@ -20,6 +20,9 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(input.shape)
 
 
+native_channel_shuffle = channel_shuffle
+
+
 class ChannelShuffle(Module):
     """Divides the channels into ``groups`` groups and interleaves them."""
 

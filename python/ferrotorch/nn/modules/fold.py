@@ -13,6 +13,9 @@ Tensor = _core.Tensor
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
     """[N, C, H, W] (or [C, H, W]) -> [N, C*kh*kw, L] (or [C*kh*kw, L])."""
+    if input.ndim < 3:
+        # PyTorch indexes dim 2 before checking the rank; its error is an IndexError.
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 2)")
     if input.ndim == 3:
         return K.unfold(input.unsqueeze(0), kernel_size, dilation, padding, stride).squeeze(0)
     if input.ndim != 4:
@@ -22,6 +25,12 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
 
 def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
     """[N, C*kh*kw, L] (or [C*kh*kw, L]) -> [N, C, H, W] (or [C, H, W]), summing overlaps."""
+    if input.ndim in (2, 3):
+        k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+        if input.shape[-2] % (k[0] * k[1]) != 0:
+            raise RuntimeError(
+                f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)={input.shape[-2]} and kernel_size={k}."
+            )
     if input.ndim == 2:
         return K.fold(input.unsqueeze(0), output_size, kernel_size, dilation, padding, stride).squeeze(0)
     if input.ndim != 3:

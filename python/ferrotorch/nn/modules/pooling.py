@@ -45,6 +45,8 @@ def _check_pool(op: str, input: Tensor, n: int, k: Tuple[int, ...], s: Tuple[int
     """PyTorch's checks for max/avg pooling: input rank, padding at most half the (dilated)
     kernel, and a non-empty output."""
     shape = list(input.shape)
+    if op == "max_pool2d" and input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if input.ndim not in (n + 1, n + 2) or any(v == 0 for v in shape[input.ndim - n - 1 :]):
         prefix = f"{op}: " if n == 1 or op.startswith("avg") else ""
         raise RuntimeError(f"{prefix}Expected {n + 1}D or {n + 2}D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}")
@@ -84,6 +86,7 @@ def _depth_taps(depth: int, od: int, k: int, s: int, p: int, d: int) -> List[Tup
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W]): 2-D pooling of every depth
     plane, then the running maximum over the depth taps (earliest plane wins ties)."""
+    _check_pool("max_pool3d", input, 3, *_pool_args(3, kernel_size, stride, padding, dilation), ceil_mode)
     x, unbatched = _batched("max_pool3d", input, 3)
     k = _ntuple(kernel_size, 3)
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
@@ -128,6 +131,7 @@ def _window_counts(size: int, out: int, k: int, s: int, p: int, include_pad: boo
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
     """3-D average pooling: window sums from 2-D sum pooling of each plane plus the depth taps,
     divided by PyTorch's (separable) window counts."""
+    _check_pool("avg_pool3d", input, 3, *_pool_args(3, kernel_size, stride, padding, 1), ceil_mode)
     x, unbatched = _batched("avg_pool3d", input, 3)
     k = _ntuple(kernel_size, 3)
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
@@ -243,14 +247,14 @@ def _lp_finish(out: Tensor, norm_type: float, window: int) -> Tensor:
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over [N, C, L]: (sum over the window of x^p)^(1/p)."""
     k = _ntuple(kernel_size, 1)[0]
-    out = K.avg_pool1d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
+    out = avg_pool1d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
     return _lp_finish(out, norm_type, k)
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over [N, C, H, W]."""
     kh, kw = _ntuple(kernel_size, 2)
-    out = K.avg_pool2d(input.pow(norm_type), (kh, kw), stride if stride is not None else (kh, kw), 0, ceil_mode)
+    out = avg_pool2d(input.pow(norm_type), (kh, kw), stride if stride is not None else (kh, kw), 0, ceil_mode)
     return _lp_finish(out, norm_type, kh * kw)
 
 
@@ -308,6 +312,72 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optio
     return _max_unpool("max_unpool3d", input, indices, 3, kernel_size, stride, padding, output_size)
 
 
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """1-D max pooling over [N, C, L] (or [C, L]); ``stride`` defaults to ``kernel_size``."""
+    _check_pool("max_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, dilation), ceil_mode)
+    return K.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """2-D max pooling over [N, C, H, W] (or [C, H, W]); ``stride`` defaults to ``kernel_size``."""
+    _check_pool("max_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, dilation), ceil_mode)
+    return K.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    """1-D average pooling over [N, C, L] (or [C, L])."""
+    _check_pool("avg_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, 1), ceil_mode)
+    return K.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
+    """2-D average pooling over [N, C, H, W] (or [C, H, W])."""
+    _check_pool("avg_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, 1), ceil_mode)
+    return K.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling of [N, C, L] (or [C, L]) to ``output_size``."""
+    _check_adaptive("adaptive_avg_pool1d", input, 1)
+    return K.adaptive_avg_pool1d(input, output_size)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling of [N, C, H, W] (or [C, H, W]) to ``output_size`` (None keeps a dim)."""
+    _check_adaptive("adaptive_avg_pool2d", input, 2)
+    return K.adaptive_avg_pool2d(input, output_size)
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    """max_pool1d returning (values, indices)."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    """max_pool2d returning (values, indices)."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    """max_pool3d returning (values, indices)."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> Any:
+    """adaptive_max_pool1d returning (values, indices)."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> Any:
+    """adaptive_max_pool2d returning (values, indices)."""
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> Any:
+    """adaptive_max_pool3d returning (values, indices)."""
+    return adaptive_max_pool3d(input, output_size, True)
+
+
 # ---- modules ----
 
 
@@ -329,23 +399,20 @@ class MaxPool1d(_MaxPoolNd):
     """1-D max pooling over [N, C, L] (or [C, L])."""
 
     def forward(self, input: Tensor) -> Any:
-        _check_pool("max_pool1d", input, 1, *_pool_args(1, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
-        return K.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
+        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
 class MaxPool2d(_MaxPoolNd):
     """2-D max pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Any:
-        _check_pool("max_pool2d", input, 2, *_pool_args(2, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
-        return K.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
+        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
 class MaxPool3d(_MaxPoolNd):
     """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W])."""
 
     def forward(self, input: Tensor) -> Any:
-        _check_pool("max_pool3d", input, 3, *_pool_args(3, self.kernel_size, self.stride, self.padding, self.dilation), self.ceil_mode)
         return max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
 
@@ -370,23 +437,20 @@ class AvgPool1d(_AvgPoolNd):
         super().__init__(_ntuple(kernel_size, 1), _ntuple(stride if stride is not None else kernel_size, 1), _ntuple(padding, 1), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
-        _check_pool("avg_pool1d", input, 1, *_pool_args(1, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
-        return K.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+        return avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
 
 
 class AvgPool2d(_AvgPoolNd):
     """2-D average pooling over [N, C, H, W] (or [C, H, W])."""
 
     def forward(self, input: Tensor) -> Tensor:
-        _check_pool("avg_pool2d", input, 2, *_pool_args(2, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
-        return K.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
+        return avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
 
 
 class AvgPool3d(_AvgPoolNd):
     """3-D average pooling over [N, C, D, H, W] (or [C, D, H, W])."""
 
     def forward(self, input: Tensor) -> Tensor:
-        _check_pool("avg_pool3d", input, 3, *_pool_args(3, self.kernel_size, self.stride, self.padding, 1), self.ceil_mode)
         return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad, self.divisor_override)
 
 
@@ -406,8 +470,7 @@ class AdaptiveAvgPool1d(_AdaptivePoolNd):
         super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
-        _check_adaptive("adaptive_avg_pool1d", input, 1)
-        return K.adaptive_avg_pool1d(input, self.output_size)
+        return adaptive_avg_pool1d(input, self.output_size)
 
 
 class AdaptiveAvgPool2d(_AdaptivePoolNd):
@@ -417,8 +480,7 @@ class AdaptiveAvgPool2d(_AdaptivePoolNd):
         super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
-        _check_adaptive("adaptive_avg_pool2d", input, 2)
-        return K.adaptive_avg_pool2d(input, self.output_size)
+        return adaptive_avg_pool2d(input, self.output_size)
 
 
 class AdaptiveAvgPool3d(_AdaptivePoolNd):
