@@ -25,6 +25,15 @@ CASES = [
     ModCase("BatchNorm3d", lambda t: t.nn.BatchNorm3d(2), one(2, 2, 3, 2, 3)),
     ModCase("BatchNorm3d-f64-noaffine", lambda t: t.nn.BatchNorm3d(2, eps=1e-4, momentum=0.2, affine=False, dtype=t.float64), one(2, 2, 3, 2, 2, dtype=F64), rtol=1e-9, atol=1e-10),
     ModCase("BatchNorm3d-untracked", lambda t: t.nn.BatchNorm3d(2, track_running_stats=False), one(3, 2, 2, 2, 2)),
+    # ---- SyncBatchNorm (BatchNorm outside a process group) ----
+    ModCase("SyncBatchNorm-2d-input", lambda t: t.nn.SyncBatchNorm(4), one(6, 4)),
+    ModCase("SyncBatchNorm-4d-input-args", lambda t: t.nn.SyncBatchNorm(3, eps=1e-3, momentum=None, bias=False), one(2, 3, 2, 2)),
+    ModCase("SyncBatchNorm-5d-untracked-f64", lambda t: t.nn.SyncBatchNorm(2, affine=False, track_running_stats=False, dtype=t.float64), one(2, 2, 2, 2, 2, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase(
+        "SyncBatchNorm-converted",
+        lambda t: t.nn.SyncBatchNorm.convert_sync_batchnorm(t.nn.Sequential(t.nn.Linear(3, 4), t.nn.BatchNorm1d(4, momentum=0.2), t.nn.Sequential(t.nn.BatchNorm1d(4, affine=False)))),
+        one(5, 3),
+    ),
     # ---- InstanceNorm ----
     ModCase("InstanceNorm1d", lambda t: t.nn.InstanceNorm1d(3), one(2, 3, 6)),
     ModCase("InstanceNorm1d-unbatched", lambda t: t.nn.InstanceNorm1d(3), one(3, 6)),

@@ -28,6 +28,8 @@ ERRORS = {
     "InstanceNorm3d-3d": lambda t: t.nn.InstanceNorm3d(3)(t.zeros(3, 4, 4)),
     "InstanceNorm1d-affine-channels": lambda t: t.nn.InstanceNorm1d(3, affine=True)(t.zeros(2, 4, 5)),
     "InstanceNorm1d-one-spatial": lambda t: t.nn.InstanceNorm1d(3)(t.zeros(2, 3, 1)),
+    "SyncBatchNorm-1d": lambda t: t.nn.SyncBatchNorm(3)(t.zeros(3)),
+    "SyncBatchNorm-no-channels": lambda t: t.nn.SyncBatchNorm(0)(t.zeros(2, 0)),
     "GroupNorm-divisible": lambda t: t.nn.GroupNorm(3, 4),
     "GroupNorm-channels": lambda t: t.nn.GroupNorm(2, 4)(t.zeros(3, 6, 2)),
     "GroupNorm-1d": lambda t: t.nn.GroupNorm(2, 4)(t.zeros(4)),

@@ -60,7 +60,7 @@ from .loss_margin import (
 )
 from .module import Module
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm, SyncBatchNorm
 from .padding import (
     CircularPad1d,
     CircularPad2d,

@@ -1,4 +1,4 @@
-"""Normalization layers: BatchNorm1d/2d/3d, LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
+"""Normalization layers: BatchNorm1d/2d/3d, SyncBatchNorm, LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
 
 from __future__ import annotations
 
@@ -74,6 +74,9 @@ class _BatchNorm(_NormBase):
     def forward(self, input: Tensor) -> Tensor:
         if input.ndim not in self._expected_dims:
             raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._expected_dims)} input (got {input.ndim}D input)")
+        return self._batch_norm(input)
+
+    def _batch_norm(self, input: Tensor) -> Tensor:
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
@@ -255,3 +258,53 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+def _distributed_initialized() -> bool:
+    try:
+        from ... import distributed  # type: ignore[attr-defined]
+    except ImportError:
+        return False
+    return bool(distributed.is_available() and distributed.is_initialized())
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization over [N, C, *] whose training statistics would be shared across a process
+    group. Outside an initialized process group it is BatchNorm; inside one it needs accelerator
+    inputs, as PyTorch's does, and CPU inputs raise the same ValueError."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, process_group: Any = None, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+        self.process_group = process_group
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.ndim < 2:
+            raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        if self.training and _distributed_initialized():
+            if input.device.type == "cpu":
+                raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or privateuseone")
+            raise NotImplementedError("SyncBatchNorm: synchronizing statistics across processes is not supported yet")
+        return self._batch_norm(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
+        """``module`` with every BatchNorm*d inside it replaced by a SyncBatchNorm sharing its
+        parameters and running statistics (a BatchNorm*d itself comes back as a new SyncBatchNorm)."""
+        out = module
+        if isinstance(module, _BatchNorm):
+            out = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine, module.track_running_stats, process_group, bias=module.bias is not None)
+            if module.affine:
+                with no_grad():
+                    out.weight = module.weight
+                    out.bias = module.bias
+            out.running_mean = module.running_mean
+            out.running_var = module.running_var
+            out.num_batches_tracked = module.num_batches_tracked
+            out.training = module.training
+            if hasattr(module, "qconfig"):
+                out.qconfig = module.qconfig
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return out
