@@ -328,3 +328,12 @@ def test_exp_linear_tails_and_second_derivatives(name: str, kwargs: Dict[str, An
         got.append((g, gg))
     np.testing.assert_allclose(got[0][0].detach().numpy(), got[1][0].detach().numpy(), rtol=1e-10, atol=0, err_msg="grad")
     np.testing.assert_allclose(got[0][1].numpy(), got[1][1].numpy(), rtol=1e-10, atol=0, err_msg="second derivative")
+
+
+def test_torch_nn_modules_activation_path() -> None:
+    # Programs import activations (and MultiheadAttention) from torch.nn.modules.activation.
+    from ferrotorch.nn.modules import activation
+
+    assert sorted(activation.__all__) == sorted(pt.nn.modules.activation.__all__)
+    for name in activation.__all__:
+        assert getattr(activation, name) is getattr(torch.nn, name)

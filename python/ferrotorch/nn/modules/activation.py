@@ -211,3 +211,19 @@ class Softplus(Module):
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
+
+
+# PyTorch's torch.nn.modules.activation holds every activation (and MultiheadAttention);
+# programs import them from there, so the ones that live in their own files are re-exported.
+from .gated import GLU  # noqa: E402
+from .multihead_attention import MultiheadAttention  # noqa: E402
+from .negative_slope import PReLU, RReLU  # noqa: E402
+from .shrinkage import Hardshrink, Softshrink, Tanhshrink  # noqa: E402
+from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin  # noqa: E402
+
+__all__ = [
+    "Threshold", "ReLU", "RReLU", "Hardtanh", "ReLU6", "Sigmoid", "Hardsigmoid", "Tanh", "SiLU", "Mish",
+    "Hardswish", "ELU", "CELU", "SELU", "GLU", "GELU", "Hardshrink", "LeakyReLU", "LogSigmoid", "Softplus",
+    "Softshrink", "MultiheadAttention", "PReLU", "Softsign", "Tanhshrink", "Softmin", "Softmax", "Softmax2d",
+    "LogSoftmax",
+]
