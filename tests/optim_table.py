@@ -63,6 +63,9 @@ CASES: List[OptCase] = [
     OptCase("adam_groups", "Adam", dict(lr=0.01), **TWO_GROUPS),
     OptCase("adam_tensor_lr", "Adam", dict(lr=0.01), tensor_lr=True),
     OptCase("adamw_tensor_lr_amsgrad", "AdamW", dict(lr=0.01, amsgrad=True), tensor_lr=True),
+    # float32 only: with tensor betas the bias corrections are float32 0-d tensors, and PyTorch's
+    # float32 sqrt of one is not always correctly rounded (ours is), a 1e-7 relative difference.
+    OptCase("adam_tensor_betas", "Adam", dict(lr=0.01, betas=("tensor", 0.8, 0.9)), dtypes=("float32",)),
     OptCase("adam_flags", "Adam", dict(lr=0.01, foreach=False, capturable=False, differentiable=False, fused=None)),
     OptCase("adamw_default", "AdamW"),
     OptCase("adamw_amsgrad_maximize", "AdamW", dict(lr=0.01, weight_decay=0.05, amsgrad=True, maximize=True)),

@@ -33,7 +33,8 @@ def _check_adam_args(lr: Any, betas: Tuple[Any, Any], eps: float, weight_decay: 
                 raise ValueError(f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True")
             if betas[i].numel() != 1:
                 raise ValueError(f"Tensor betas[{i}] must be 1-element")
-    return (_scalar(betas[0]), _scalar(betas[1]))
+    # Tensor betas stay tensors in the group (1-element ones squeezed to 0-d), as in PyTorch.
+    return tuple(b.squeeze() if isinstance(b, Tensor) and b.ndim != 0 else b for b in betas)  # type: ignore[return-value]
 
 
 class Adam(Optimizer):
@@ -75,9 +76,11 @@ class Adam(Optimizer):
         by_step: Dict[float, list] = {}
         for p in params:
             by_step.setdefault(self.state[p]["step"].item(), []).append(p)
-        # A tensor lr takes the per-tensor path, whose scalar math rounds as PyTorch's does.
-        fuse = not isinstance(group["lr"], Tensor)
-        h["lr"] = group["lr"] if not fuse else h["lr"]
+        # A tensor lr or betas take the per-tensor path, whose scalar math rounds in the tensors'
+        # dtype as PyTorch's does.
+        fuse = not any(isinstance(x, Tensor) for x in (group["lr"], *group["betas"]))
+        if not fuse:
+            h.update(lr=group["lr"], beta1=group["betas"][0], beta2=group["betas"][1])
         for step, ps in by_step.items():
             if fuse and _fusable(ps):
                 names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if h["amsgrad"] else ("exp_avg", "exp_avg_sq")
@@ -97,8 +100,9 @@ class Adam(Optimizer):
                 p.mul_(1 - lr * wd)
             else:
                 g = g.add(p, alpha=wd)
-        st["exp_avg"].lerp_(g, 1 - b1)
-        st["exp_avg_sq"].mul_(b2).addcmul_(g, g, value=1 - b2)
+        # PyTorch casts a tensor beta1 to the parameter's dtype before taking 1 - beta1.
+        st["exp_avg"].lerp_(g, float(1 - (b1.to(p.dtype) if isinstance(b1, Tensor) else b1)))
+        st["exp_avg_sq"].mul_(b2).addcmul_(g, g, value=float(1 - b2))
         bc2_sqrt = (1 - b2**step) ** 0.5
         v = st["exp_avg_sq"]
         if h["amsgrad"]:
@@ -106,7 +110,9 @@ class Adam(Optimizer):
             v = st["max_exp_avg_sq"]
         denom = (v.sqrt() / bc2_sqrt).add_(h["eps"])
         # With a tensor lr, PyTorch's step size is a tensor of lr's dtype: read it back rounded.
-        step_size = lr / (1 - b1**step)
+        bc1 = 1 - b1**step
+        # number / tensor is reciprocal-then-multiply in PyTorch: the same rounding, here too.
+        step_size = bc1.reciprocal() * lr if isinstance(bc1, Tensor) and not isinstance(lr, Tensor) else lr / bc1
         p.addcdiv_(st["exp_avg"], denom, value=-float(step_size))
 
 
