@@ -280,6 +280,11 @@ class Module:
 
     def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies values into parameters and buffers; reports missing and unexpected keys."""
+        for name, m in self.named_modules():
+            # Lazy modules take their parameter shapes from the checkpoint first.
+            lazy_hook = getattr(type(m), "_lazy_load_shapes", None)
+            if lazy_hook is not None:
+                lazy_hook(m, state_dict, name + "." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -346,12 +351,17 @@ class Module:
         fn(self)
         return self
 
-    def _apply(self, fn: Callable[[Tensor], Tensor], params_too: bool = True) -> "Module":
+    def _apply(self, fn: Callable[[Tensor], Tensor], params_too: bool = True, _converted: Optional[Dict[int, Any]] = None) -> "Module":
+        # One Parameter shared by two modules (tied weights) must stay one Parameter.
+        converted: Dict[int, Any] = {} if _converted is None else _converted
         for m in self.children():
-            m._apply(fn, params_too)
+            m._apply(fn, params_too, converted)
         if params_too:
             for k, p in self._parameters.items():
                 if p is None:
+                    continue
+                if id(p) in converted:
+                    self._parameters[k] = converted[id(p)][1]
                     continue
                 with no_grad():
                     new = fn(p)
@@ -360,6 +370,7 @@ class Module:
                     if p.grad is not None:
                         np_.grad = fn(p.grad)
                     self._parameters[k] = np_
+                converted[id(p)] = (p, self._parameters[k])  # the old one is kept so its id stays unique
         for k, b in self._buffers.items():
             if b is not None:
                 self._buffers[k] = fn(b)
