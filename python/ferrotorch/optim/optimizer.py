@@ -357,10 +357,6 @@ def _with_grads(group: Dict[str, Any], name: str = "") -> List[Tensor]:
     return out
 
 
-def _grads(group: Dict[str, Any], maximize: bool = False) -> List[Tensor]:
-    return [p for p in group["params"] if p.grad is not None]
-
-
 def _fusable(params: List[Tensor]) -> bool:
     """The Rust kernel takes contiguous float32/float64 tensors with matching gradients."""
     return all(
