@@ -415,3 +415,29 @@ def test_half_precision_parameters_step_as_pytorch(name: str, dtype: str) -> Non
     (our_dtype, ours), (their_dtype, theirs) = both(run)
     assert our_dtype == their_dtype
     np.testing.assert_allclose(ours, theirs, rtol=8e-3 if dtype == "bfloat16" else 1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_maximize_and_parameter_without_grad(line_search_fn: Any) -> None:
+    """Maximizing a concave function; the second parameter never gets a gradient (counted as zeros)."""
+
+    def run(lib: Any) -> Any:
+        p = lib.tensor([1.5, -2.0, 0.5], dtype=lib.float64, requires_grad=True)
+        unused = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        opt = lib.optim.LBFGS([p, unused], lr=0.7, max_iter=4, line_search_fn=line_search_fn, maximize=True)
+        target = lib.tensor([0.3, 0.1, -0.2], dtype=lib.float64)
+
+        def closure() -> Any:
+            opt.zero_grad()
+            value = -((p - target) ** 2).sum() - 0.1 * (p**4).sum()
+            value.backward()
+            return value
+
+        losses = [float(opt.step(closure).detach()) for _ in range(3)]
+        st = opt.state[p]
+        return losses, p.tolist(), unused.tolist(), st["func_evals"], st["n_iter"]
+
+    ours, theirs = both(run)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-10)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10)
+    assert ours[2:] == theirs[2:]
