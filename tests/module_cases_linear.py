@@ -20,3 +20,17 @@ CASES = [
     ModCase("Bilinear-3d-input", lambda t: t.nn.Bilinear(3, 4, 2), lambda rng: (randn(2, 5, 3)(rng), randn(2, 5, 4)(rng))),
     ModCase("Bilinear-zero-batch", lambda t: t.nn.Bilinear(3, 4, 2), lambda rng: (randn(0, 3)(rng), randn(0, 4)(rng))),
 ]
+
+
+def _lazy(t, *args, input_shape=(2, 5), **kw):
+    """A LazyLinear after its first forward (a dry run), when it has become a Linear."""
+    m = t.nn.LazyLinear(*args, **kw)
+    m(t.zeros(*input_shape, dtype=kw.get("dtype")))
+    return m
+
+
+CASES += [
+    ModCase("LazyLinear", lambda t: _lazy(t, 3), one(4, 5)),
+    ModCase("LazyLinear-nobias-3d", lambda t: _lazy(t, 2, bias=False, input_shape=(1, 2, 6)), one(3, 4, 6)),
+    ModCase("LazyLinear-f64", lambda t: _lazy(t, 4, dtype=t.float64, device="cpu"), one(3, 5, dtype="float64"), rtol=1e-12, atol=1e-12),
+]

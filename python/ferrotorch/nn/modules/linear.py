@@ -1,4 +1,4 @@
-"""Identity, Linear and Bilinear layers."""
+"""Identity, Linear, LazyLinear and Bilinear layers."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import math
 from typing import Any, Optional
 
 from ... import _core
+from ..._grad_mode import no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin, UninitializedParameter
 from .module import Module
 
 Tensor = _core.Tensor
@@ -101,3 +103,49 @@ class Bilinear(Module):
 
     def extra_repr(self) -> str:
         return f"in1_features={self.in1_features}, in2_features={self.in2_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear layer whose ``in_features`` comes from the last dim of its first input; it then
+    becomes a ``Linear``.
+
+    >>> import ferrotorch as torch
+    >>> m = torch.nn.LazyLinear(2)
+    >>> _ = m(torch.zeros(3, 5))
+    >>> type(m).__name__, m.weight.shape
+    ('Linear', torch.Size([2, 5]))
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.weight = UninitializedParameter(dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Gives the weight [out_features, input.shape[-1]] and the bias [out_features], initialized as Linear's."""
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self._materialize("weight", (self.out_features, self.in_features))
+                if self.bias is not None:
+                    self._materialize("bias", (self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:
+            # Shapes loaded from a checkpoint: the input must agree with them.
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._infer_parameters(input)
+        return self.forward(input)

@@ -280,6 +280,11 @@ class Module:
 
     def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies values into parameters and buffers; reports missing and unexpected keys."""
+        for name, m in self.named_modules():
+            # Lazy modules take their parameter shapes from the checkpoint first.
+            lazy_hook = getattr(type(m), "_lazy_load_shapes", None)
+            if lazy_hook is not None:
+                lazy_hook(m, state_dict, name + "." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
