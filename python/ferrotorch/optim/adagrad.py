@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional
 
 from .. import _core
-from .optimizer import Optimizer, _check_lr, _fusable, _scalar, _step_counter, _with_grads
-from .sgd import _check_fused_flags
+from .optimizer import Optimizer, _check_fused_flags, _check_lr, _fusable, _scalar, _step_counter, _with_grads
 
 
 class Adagrad(Optimizer):

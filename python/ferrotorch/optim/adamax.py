@@ -5,19 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from .. import _core
-from .optimizer import Optimizer, _check_lr, _step_counter, _with_grads
-
-
-def _check_betas_eps_wd(betas: Tuple[float, float], eps: float, weight_decay: float) -> None:
-    """The eps / betas / weight_decay checks Adam's relatives share, in PyTorch's order."""
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+from .optimizer import Optimizer, _check_betas_eps_wd, _check_lr, _step_counter, _with_grads
 
 
 class Adamax(Optimizer):

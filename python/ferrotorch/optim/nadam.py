@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from .. import _core
-from .adamax import _check_betas_eps_wd
-from .optimizer import Optimizer, _check_lr, _step_counter, _with_grads
+from .optimizer import Optimizer, _check_betas_eps_wd, _check_lr, _step_counter, _with_grads
 
 
 class NAdam(Optimizer):

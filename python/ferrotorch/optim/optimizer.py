@@ -7,7 +7,7 @@ import warnings
 from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from .. import _core
 from .._grad_mode import enable_grad, no_grad
@@ -339,6 +339,27 @@ def _check_lr(lr: Any) -> None:
         raise ValueError("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def _check_fused_flags(fused: Any, foreach: Any, differentiable: bool) -> None:
+    """The flag combinations PyTorch refuses (the flags themselves only pick an implementation)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def _check_betas_eps_wd(betas: Tuple[float, float], eps: float, weight_decay: float) -> None:
+    """The eps / betas / weight_decay checks Adam's relatives share, in PyTorch's order."""
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def _step_counter(value: float = 0.0) -> Tensor:

@@ -5,16 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional
 
 from .. import _core
-from .optimizer import Optimizer, _check_lr, _fusable, _scalar, _with_grads
-
-
-def _check_fused_flags(fused: Any, foreach: Any, differentiable: bool) -> None:
-    """The flag combinations PyTorch refuses (the flags themselves only pick an implementation)."""
-    if fused:
-        if differentiable:
-            raise RuntimeError("`fused` does not support `differentiable`")
-        if foreach:
-            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+from .optimizer import Optimizer, _check_fused_flags, _check_lr, _fusable, _scalar, _with_grads
 
 
 class SGD(Optimizer):
