@@ -85,6 +85,7 @@ CASES: List[ModCase] = [
     *pointwise("Hardtanh-range", lambda t: t.nn.Hardtanh(-2.0, 3.5)),
     *pointwise("Hardtanh-int-range", lambda t: t.nn.Hardtanh(min_val=-2, max_val=2), extremes=False),
     *inplace("Hardtanh", lambda t: t.nn.Hardtanh(-0.5, 0.5, inplace=True)),
+    ModCase("Hardtanh-deprecated-names", lambda t: t.nn.Hardtanh(min_value=-0.3, max_value=0.7), one(3, 4, dtype=F64)),
     *pointwise("Threshold", lambda t: t.nn.Threshold(0.1, 20.0)),
     *pointwise("Threshold-negative", lambda t: t.nn.Threshold(-1.0, -3.0), extremes=False),
     *inplace("Threshold", lambda t: t.nn.Threshold(0.2, -1.0, inplace=True)),

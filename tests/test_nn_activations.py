@@ -336,3 +336,11 @@ def test_torch_nn_modules_activation_path() -> None:
     assert sorted(activation.__all__) == sorted(pt.nn.modules.activation.__all__)
     for name in activation.__all__:
         assert getattr(activation, name) is getattr(torch.nn, name)
+
+
+def test_hardtanh_deprecated_keyword_names_warn() -> None:
+    with pytest.warns(FutureWarning, match="keyword argument `min_value` is deprecated and renamed to `min_val`"):
+        m = torch.nn.Hardtanh(min_value=-0.25)
+    assert m.min_val == -0.25 and m.max_val == 1.0
+    with pytest.warns(FutureWarning, match="`max_value` is deprecated"):
+        assert torch.nn.Hardtanh(max_value=2.0).max_val == 2.0

@@ -4,6 +4,9 @@ their own files."""
 
 from __future__ import annotations
 
+import warnings
+from typing import Optional
+
 from ... import _core
 from .. import _functional_activation as A
 from .module import Module
@@ -53,8 +56,22 @@ class ReLU(_InplaceFlag):
 class Hardtanh(Module):
     """Clamps to [min_val, max_val]."""
 
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+    def __init__(
+        self,
+        min_val: float = -1.0,
+        max_val: float = 1.0,
+        inplace: bool = False,
+        min_value: Optional[float] = None,
+        max_value: Optional[float] = None,
+    ) -> None:
         super().__init__()
+        # min_value/max_value: the old keyword names, still accepted with a FutureWarning.
+        if min_value is not None:
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning, stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning, stacklevel=2)
+            max_val = max_value
         if max_val <= min_val:
             raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
