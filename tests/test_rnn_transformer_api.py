@@ -180,6 +180,8 @@ def test_mha_errors_match_torch():
     assert_same_error(lambda lib: lib.nn.Transformer(4, 2, 1, 1, 8)(lib.zeros(3, 2, 4), lib.zeros(3, 3, 4)))
     assert_same_error(lambda lib: lib.nn.Transformer(4, 2, 1, 1, 8)(lib.zeros(3, 2, 4), lib.zeros(3, 2, 5)))
     assert_same_error(lambda lib: lib.nn.TransformerEncoderLayer(4, 2, 8, activation="tanh"))
+    assert_same_error(lambda lib: lib.nn.TransformerEncoderLayer(4, 2, 8)(lib.zeros(3, 2, 4), is_causal=True))
+    assert_same_error(lambda lib: lib.nn.TransformerDecoderLayer(4, 2, 8)(lib.zeros(3, 2, 4), lib.zeros(5, 2, 4), tgt_is_causal=True))
     with pytest.raises(AssertionError):
         torch.nn.MultiheadAttention(5, 2)
     with pytest.raises(ValueError, match="embed_dim and num_heads must be greater than 0"):
