@@ -441,3 +441,12 @@ def test_lbfgs_maximize_and_parameter_without_grad(line_search_fn: Any) -> None:
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-10)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10)
     assert ours[2:] == theirs[2:]
+
+
+def test_differentiable_steps_are_refused_not_silently_detached() -> None:
+    p = torch.ones(2, requires_grad=True)
+    opt = torch.optim.Adam([p], differentiable=True)
+    assert opt.param_groups[0]["differentiable"] is True
+    p.grad = torch.ones(2)
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        opt.step()

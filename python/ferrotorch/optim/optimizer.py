@@ -240,6 +240,9 @@ class Optimizer:
 
     def _step_groups(self, closure: Optional[Callable[[], Any]]) -> Any:
         """Evaluates the closure with grad enabled, then runs ``_group_step`` on each group."""
+        if any(g.get("differentiable", False) for g in self.param_groups):
+            # PyTorch records the update in the graph then; ours runs without one, so refuse.
+            raise NotImplementedError(f"{type(self).__name__}: differentiable=True is not supported (ferrotorch's optimizer steps do not record an autograd graph)")
         loss = None
         if closure is not None:
             with enable_grad():
