@@ -32,12 +32,16 @@ def bool_to_float_mask(mask: Tensor, masked_when: bool, dtype: Any) -> Tensor:
     return ft.where(mask, inf, zero) if masked_when else ft.where(mask, zero, inf)
 
 
-def safe_softmax(scores: Tensor) -> Tensor:
-    """Softmax over the last dim, with rows that are all -inf giving zeros (not NaN)."""
+def masked_softmax(scores: Tensor, mask: Tensor) -> Tensor:
+    """softmax(scores + mask) over the last dim, where a row the additive ``mask`` wholly
+    blocks gives zeros (not NaN). The check looks at the mask, usually far smaller."""
     from .. import functional as F
 
     ft = _ft()
-    dead = scores.amax(-1, keepdim=True) == float("-inf")
+    dead = (mask == float("-inf")).all(-1, keepdim=True)
+    scores = scores + mask
+    if not bool(dead.any()):
+        return F.softmax(scores, -1)
     zero = ft.tensor(0.0, dtype=scores.dtype)
     # Keep the dead rows finite before softmax so their (zero) gradient stays free of NaN.
     return ft.where(dead, zero, F.softmax(ft.where(dead, zero, scores), -1))
@@ -67,7 +71,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         attn = F.softmax(scores, -1)
     elif attn_mask is not None:
         m = bool_to_float_mask(attn_mask, False, scores.dtype) if attn_mask.dtype == ft.bool else attn_mask.to(scores.dtype)
-        attn = safe_softmax(scores + m)
+        attn = masked_softmax(scores, m)
     else:
         attn = F.softmax(scores, -1)
     if dropout_p > 0.0:
