@@ -74,3 +74,24 @@ CASES = [
     ModCase("LocalResponseNorm-4d-args", lambda t: t.nn.LocalResponseNorm(2, alpha=0.1, beta=0.5, k=2.0), one(2, 6, 3, 3)),
     ModCase("LocalResponseNorm-5d-f64", lambda t: t.nn.LocalResponseNorm(4, alpha=0.5, k=1.5), one(2, 5, 2, 2, 3, dtype=F64), rtol=1e-9, atol=1e-10),
 ]
+
+
+def _dry_run(make, *shape, dtype=None):
+    """A lazy module after its first forward (it has then become its eager class)."""
+
+    def build(t):
+        m = make(t)
+        m(t.zeros(*shape, dtype=getattr(t, dtype) if dtype else None) + 1)
+        return m
+
+    return build
+
+
+CASES += [
+    ModCase("LazyBatchNorm1d", _dry_run(lambda t: t.nn.LazyBatchNorm1d(), 4, 3), one(6, 3)),
+    ModCase("LazyBatchNorm2d-args", _dry_run(lambda t: t.nn.LazyBatchNorm2d(eps=1e-3, momentum=None, bias=False), 2, 3, 2, 2), one(2, 3, 2, 2)),
+    ModCase("LazyBatchNorm3d-noaffine-untracked", _dry_run(lambda t: t.nn.LazyBatchNorm3d(affine=False, track_running_stats=False), 2, 2, 2, 2, 2), one(2, 2, 2, 2, 2)),
+    ModCase("LazyInstanceNorm1d", _dry_run(lambda t: t.nn.LazyInstanceNorm1d(), 2, 3, 5), one(2, 3, 5)),
+    ModCase("LazyInstanceNorm2d-f64", _dry_run(lambda t: t.nn.LazyInstanceNorm2d(affine=False, dtype=t.float64), 2, 2, 3, 3, dtype="float64"), one(2, 2, 3, 3, dtype=F64), rtol=1e-9, atol=1e-10),
+    ModCase("LazyInstanceNorm3d-untracked", _dry_run(lambda t: t.nn.LazyInstanceNorm3d(track_running_stats=False), 2, 2, 2, 2, 3), one(2, 2, 2, 2, 3)),
+]

@@ -31,7 +31,7 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
-from .lazy import LazyModuleMixin, UninitializedParameter
+from .lazy import LazyModuleMixin, UninitializedBuffer, UninitializedParameter
 from .linear import Bilinear, Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
@@ -60,8 +60,20 @@ from .loss_margin import (
     TripletMarginWithDistanceLoss,
 )
 from .module import Module
-from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm, SyncBatchNorm
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d
+from .normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    GroupNorm,
+    LayerNorm,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
+    SyncBatchNorm,
+)
 from .padding import (
     CircularPad1d,
     CircularPad2d,

@@ -1,4 +1,4 @@
-"""Instance normalization: InstanceNorm1d/2d/3d and ``instance_norm``."""
+"""Instance normalization: InstanceNorm1d/2d/3d, their lazy forms and ``instance_norm``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Optional
 
 from ... import _core
 from ..._grad_mode import no_grad
-from .normalization import _NormBase
+from .normalization import _LazyNormBase, _NormBase
 
 Tensor = _core.Tensor
 
@@ -94,4 +94,25 @@ class InstanceNorm2d(_InstanceNorm):
 class InstanceNorm3d(_InstanceNorm):
     """Instance normalization over [N, C, D, H, W] or unbatched [C, D, H, W]."""
 
+    _no_batch_dim = 4
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm1d with ``num_features`` from dim 1 of the first input."""
+
+    cls_to_become = InstanceNorm1d
+    _no_batch_dim = 2
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm2d with ``num_features`` from dim 1 of the first input."""
+
+    cls_to_become = InstanceNorm2d
+    _no_batch_dim = 3
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm3d with ``num_features`` from dim 1 of the first input."""
+
+    cls_to_become = InstanceNorm3d
     _no_batch_dim = 4

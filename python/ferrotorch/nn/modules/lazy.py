@@ -6,6 +6,7 @@ the first forward (the "dry run" PyTorch's documentation asks for)."""
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, Dict, Sequence
 
 from ... import _core
@@ -31,9 +32,26 @@ class UninitializedParameter(Parameter):
     __str__ = __repr__
 
 
+class UninitializedBuffer(Tensor):
+    """A placeholder buffer (0 elements) whose shape a lazy module decides later."""
+
+    def __new__(cls, requires_grad: bool = False, device: Any = None, dtype: Any = None, persistent: bool = True) -> "UninitializedBuffer":
+        t = Tensor.__new__(cls, _core.empty(0, dtype=dtype or _core.get_default_dtype()))
+        t.persistent = persistent
+        return t
+
+    def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None, persistent: bool = True) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
+
+    __str__ = __repr__
+
+
 def is_lazy(param: Any) -> bool:
-    """Whether ``param`` is still an uninitialized placeholder."""
-    return isinstance(param, UninitializedParameter)
+    """Whether ``param`` is still an uninitialized placeholder (parameter or buffer)."""
+    return isinstance(param, (UninitializedParameter, UninitializedBuffer))
 
 
 class LazyModuleMixin:
@@ -42,24 +60,37 @@ class LazyModuleMixin:
 
     cls_to_become: Any = None
     _parameters: Dict[str, Any]
+    _buffers: Dict[str, Any]
 
     def has_uninitialized_params(self) -> bool:
-        """Whether any parameter of this module is still a placeholder."""
-        return any(is_lazy(p) for p in self._parameters.values())
+        """Whether any parameter or buffer of this module is still a placeholder."""
+        return any(is_lazy(p) for p in chain(self._parameters.values(), self._buffers.values()))
 
     def _materialize(self, name: str, shape: Sequence[int]) -> None:
-        old = self._parameters[name]
-        self._parameters[name] = Parameter(_core.empty(*shape, dtype=old.dtype), requires_grad=old.requires_grad)
+        if name in self._parameters:
+            old = self._parameters[name]
+            self._parameters[name] = Parameter(_core.empty(*shape, dtype=old.dtype), requires_grad=old.requires_grad)
+        else:
+            self._buffers[name] = _core.empty(*shape, dtype=self._buffers[name].dtype)
 
     def _lazy_load_shapes(self, state_dict: Dict[str, Any], prefix: str) -> None:
         # Loading a checkpoint into a lazy module takes the shapes from the checkpoint.
-        for name, p in list(self._parameters.items()):
+        for name, p in list(chain(self._parameters.items(), self._buffers.items())):
             value = state_dict.get(prefix + name)
-            if is_lazy(p) and isinstance(value, Tensor):
+            if is_lazy(p) and isinstance(value, Tensor) and not is_lazy(value):
                 self._materialize(name, tuple(value.shape))
 
-    def _infer_parameters(self, *inputs: Any) -> None:
-        self.initialize_parameters(*inputs)  # type: ignore[attr-defined]
+    def initialize_parameters(self, *args: Any, **kwargs: Any) -> None:
+        """Gives the placeholders their shapes from the first inputs (each lazy module defines it)."""
+        raise NotImplementedError(f"initialize_parameters is not implemented for {type(self).__name__}")
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        # The first call: shapes from the inputs, then this module becomes cls_to_become.
+        self._infer_parameters(*args, **kwargs)
+        return self.forward(*args, **kwargs)
+
+    def _infer_parameters(self, *args: Any, **kwargs: Any) -> None:
+        self.initialize_parameters(*args, **kwargs)
         if self.has_uninitialized_params():
             raise RuntimeError(f"module {type(self).__name__} has not been fully initialized")
         if self.cls_to_become is not None:

@@ -145,7 +145,3 @@ class LazyLinear(LazyModuleMixin, Linear):
             if input.shape[-1] != self.weight.shape[-1]:
                 raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to in_features from self.weight: {self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
-
-    def forward(self, input: Tensor) -> Tensor:
-        self._infer_parameters(input)
-        return self.forward(input)

@@ -9,6 +9,7 @@ from ... import _nn_kernels as K
 from ..._grad_mode import no_grad
 from .. import init
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin, UninitializedBuffer, UninitializedParameter, is_lazy
 from .module import Module
 
 Tensor = _core.Tensor
@@ -113,6 +114,57 @@ class BatchNorm3d(_BatchNorm):
     """Batch normalization over [N, C, D, H, W]."""
 
     _expected_dims = (5,)
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """BatchNorm/InstanceNorm whose ``num_features`` comes from dim 1 of the first input."""
+
+    def __init__(self, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = _core.tensor(0, dtype=_core.int64)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Gives weight, bias and running statistics the size of ``input``'s dim 1."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            with no_grad():
+                for name in ("weight", "bias", "running_mean", "running_var"):
+                    if is_lazy(getattr(self, name)):
+                        self._materialize(name, (self.num_features,))
+                self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """BatchNorm1d with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm1d
+    _expected_dims = BatchNorm1d._expected_dims
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """BatchNorm2d with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm2d
+    _expected_dims = BatchNorm2d._expected_dims
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """BatchNorm3d with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm3d
+    _expected_dims = BatchNorm3d._expected_dims
 
 
 class LayerNorm(Module):

@@ -1,4 +1,5 @@
-"""LazyLinear before and after its first forward, and loading a checkpoint into it, against PyTorch."""
+"""Lazy modules (LazyLinear, LazyBatchNorm, LazyInstanceNorm) before and after their first forward,
+and loading a checkpoint into them, against PyTorch."""
 
 from __future__ import annotations
 
@@ -48,3 +49,26 @@ def test_lazy_linear_inside_sequential_state_dict() -> None:
     x = pt.randn(3, 6)
     assert_close(ours(to_ft(x)), theirs(x))
     assert repr(ours) == repr(theirs)
+
+
+@pytest.mark.parametrize("name", ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"])
+def test_lazy_norm_repr_and_checkpoint(name: str) -> None:
+    kw = {"momentum": 0.2, "bias": False}
+    ours, theirs = getattr(torch.nn, name)(**kw), getattr(pt.nn, name)(**kw)
+    assert repr(ours) == repr(theirs)
+    dims = {"1": (2, 3, 4), "2": (2, 3, 2, 2), "3": (2, 3, 2, 2, 2)}[name[-2]]
+    src = getattr(pt.nn, name.replace("Lazy", ""))(3, affine=True, track_running_stats=True, bias=False)
+    src(pt.randn(*dims))
+    ours.load_state_dict({k: to_ft(v) for k, v in src.state_dict().items()})
+    theirs.load_state_dict(src.state_dict())
+    x = pt.randn(*dims)
+    if "Instance" in name:
+        # PyTorch leaves num_features at 0 after loading, so an affine InstanceNorm rejects the input.
+        for m, inp in ((ours, to_ft(x)), (theirs, x)):
+            with pytest.raises(ValueError, match=r"expected input's size at dim=1 to match num_features \(0\), but got: 3."):
+                m(inp)
+        return
+    assert_close(ours(to_ft(x)), theirs(x), 1e-5, 1e-6)
+    assert repr(ours) == repr(theirs)
+    for (n, a), (_, b) in zip(ours.named_buffers(), theirs.named_buffers()):
+        assert_close(a, b, 1e-5, 1e-6, what=n)
