@@ -45,3 +45,7 @@ CASES += [
     ModCase("CircularPad2d-error-rank", _pad("CircularPad2d", 1), one(3, 3), error=ValueError, **_ERR),
     ModCase("ReplicationPad2d-error-empty", _pad("ReplicationPad2d", 1), one(2, 0, 3, 3), error=RuntimeError, **_ERR),
 ]
+CASES += [
+    ModCase("ConstantPad1d-error-crop", _pad("ConstantPad1d", (-3, 4), 0.0), one(2, 2), error=RuntimeError, **_ERR),
+    ModCase("ReplicationPad1d-error-crop-all", _pad("ReplicationPad1d", (-1, -1)), one(2, 2, 2), error=RuntimeError, **_ERR),
+]

@@ -120,3 +120,9 @@ CASES += [
     _pool("MaxPool1d-error-empty", "MaxPool1d", (2,), {}, one(1, 0, 4), error=RuntimeError, **_ERR),
     _pool("LPPool2d-error-too-small", "LPPool2d", (2, 3), {}, one(1, 1, 2, 2), error=RuntimeError, **_ERR),
 ]
+# ceil_mode lets the last window hang past an input smaller than the (dilated) kernel.
+CASES += [
+    _pool("MaxPool2d-ceil-overhang", "MaxPool2d", ((2, 4),), {"stride": 3, "dilation": (1, 2), "ceil_mode": True, "return_indices": True}, _distinct(2, 2, 1, 6)),
+    _pool("MaxPool1d-ceil-overhang", "MaxPool1d", (3,), {"stride": 2, "dilation": 2, "ceil_mode": True, "return_indices": True}, _distinct(2, 2, 4)),
+    _pool("MaxPool3d-ceil-overhang", "MaxPool3d", ((2, 3, 3),), {"stride": 3, "dilation": (1, 2, 1), "ceil_mode": True}, _distinct(1, 2, 4, 4, 2)),
+]

@@ -67,3 +67,13 @@ CASES += [
     ModCase("PixelUnshuffle-error-width", _m("PixelUnshuffle", 2), one(1, 3, 4, 5), error=RuntimeError, **_ERR),
     ModCase("ChannelShuffle-error-groups", _m("ChannelShuffle", 4), one(2, 6, 3), error=RuntimeError, **_ERR),
 ]
+# PyTorch halves the index for an exact 2-D doubling but not in 1-D/3-D forward (its 1-D/3-D
+# backward does halve it, so those gradients are not compared); empty area outputs (PyTorch's
+# backward refuses them).
+CASES += [
+    _up("Upsample-nearest-1d-doubling-by-fraction", {"scale_factor": 2.3}, one(2, 2, 2), backward=False),
+    _up("Upsample-nearest-2d-doubling-by-fraction", {"scale_factor": (1.0, 2.3)}, one(2, 2, 3, 2)),
+    _up("Upsample-nearest-3d-doubling-by-fraction", {"scale_factor": (2.3, 1.0, 1.0)}, one(1, 2, 3, 2, 2), backward=False),
+    _up("Upsample-area-empty", {"scale_factor": 0.5, "mode": "area"}, one(2, 2, 1, 4), backward=False),
+    _up("Upsample-error-empty-output", {"scale_factor": (0.5, 1.0), "mode": "bilinear"}, one(2, 2, 1, 4), error=RuntimeError, **_ERR),
+]

@@ -56,8 +56,9 @@ def _check_sizes(input: Tensor, pad: Sequence[int], mode: str) -> None:
             )
         if mode == "circular" and (left > shape[d] or right > shape[d]):
             raise RuntimeError("Padding value causes wrapping around more than once.")
-        if shape[d] + left + right < 0:
-            raise RuntimeError(f"pad: the padded size of dimension {d} would be negative: {shape[d]} + {left} + {right}")
+        if mode != "circular" and shape[d] + left + right < 1:
+            name = "WHD"[k]
+            raise RuntimeError(f"input ({name}: {shape[d]}) is too small. Calculated output {name}: {shape[d] + left + right}")
 
 
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
@@ -79,6 +80,10 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
             f"Padding length should be less than or equal to two times the input dimension but got padding length {len(pad)} and input of dimension {input.ndim}"
         )
     if mode == "constant":
+        for k in range(len(pad) // 2):
+            size, left, right = input.shape[input.ndim - 1 - k], pad[2 * k], pad[2 * k + 1]
+            if size + min(left, 0) + min(right, 0) < 0 or size + left + right < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
         return _constant_pad(input, pad, "constant", value)
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -95,10 +100,11 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         if mode == "circular":
             # Negative amounts crop first; the wrap-around then reads the cropped span.
             lo, span = max(-left, 0), size - max(-left, 0) - max(-right, 0)
+            lo, span = (lo, span) if span > 0 else (0, size)
             idx = [lo + (i - max(left, 0)) % span for i in range(size + left + right)]
         else:
             idx = [_source_index(i - left, size, mode) for i in range(size + left + right)]
-        out = out.index_select(d, _core.tensor(idx))
+        out = out.index_select(d, _core.tensor(idx, dtype=_core.int64))
     return out
 
 

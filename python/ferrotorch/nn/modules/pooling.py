@@ -73,6 +73,25 @@ def _pool_args(n: int, kernel_size: Any, stride: Any, padding: Any, dilation: An
     return k, s, _ntuple(padding, n), _ntuple(dilation, n)
 
 
+def _max_pool2d_overhang(x: Tensor, k: Tuple[int, ...], s: Tuple[int, ...], p: Tuple[int, ...], d: Tuple[int, ...], ceil_mode: bool) -> Tuple[Tensor, Tensor]:
+    """2-D max pooling (values, indices) of [N, C, H, W]. In ceil mode PyTorch lets the last
+    window hang past an input smaller than the kernel, which the kernel refuses: there the input
+    is extended with -inf first and the indices mapped back to the original width."""
+    h, w = x.shape[-2], x.shape[-1]
+    extent = [(k[i] - 1) * d[i] + 1 for i in range(2)]
+    if not ceil_mode or all((h, w)[i] + 2 * p[i] >= extent[i] for i in range(2)):
+        return K.max_pool2d(x, k, s, p, d, ceil_mode, True)
+    outs = [_out_len((h, w)[i], k[i], s[i], p[i], d[i], True) for i in range(2)]
+    extra = [max(0, (outs[i] - 1) * s[i] + extent[i] - 2 * p[i] - (h, w)[i]) for i in range(2)]
+    from .padding import pad
+
+    xp = pad(x, [0, extra[1], 0, extra[0]], value=float("-inf"))
+    v, i = K.max_pool2d(xp, k, s, p, d, False, True)
+    if extra[1]:
+        i = (i // (w + extra[1])) * w + i % (w + extra[1])
+    return v, i
+
+
 def _depth_taps(depth: int, od: int, k: int, s: int, p: int, d: int) -> List[Tuple[List[int], List[bool]]]:
     """For each kernel tap along depth: the source plane of every output plane (clamped) and
     whether it lies inside the input."""
@@ -93,7 +112,7 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     p, d = _ntuple(padding, 3), _ntuple(dilation, 3)
     n, c, depth, h, w = x.shape
     od = _out_len(depth, k[0], s[0], p[0], d[0], ceil_mode)
-    v2, i2 = K.max_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode, True)
+    v2, i2 = _max_pool2d_overhang(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode)
     v2 = v2.reshape(n, c, depth, v2.shape[-2], v2.shape[-1])
     i2 = i2.reshape(v2.shape)
     best: Any = None
@@ -314,14 +333,22 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optio
 
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """1-D max pooling over [N, C, L] (or [C, L]); ``stride`` defaults to ``kernel_size``."""
-    _check_pool("max_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, dilation), ceil_mode)
-    return K.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    k, s, p, d = _pool_args(1, kernel_size, stride, padding, dilation)
+    _check_pool("max_pool1d", input, 1, k, s, p, d, ceil_mode)
+    v, i = _max_pool2d_overhang(input.unsqueeze(-2), (1, k[0]), (1, s[0]), (0, p[0]), (1, d[0]), ceil_mode)
+    v, i = v.squeeze(-2), i.squeeze(-2)
+    return (v, i) if return_indices else v
 
 
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """2-D max pooling over [N, C, H, W] (or [C, H, W]); ``stride`` defaults to ``kernel_size``."""
-    _check_pool("max_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, dilation), ceil_mode)
-    return K.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    k, s, p, d = _pool_args(2, kernel_size, stride, padding, dilation)
+    _check_pool("max_pool2d", input, 2, k, s, p, d, ceil_mode)
+    x = input.unsqueeze(0) if input.ndim == 3 else input
+    v, i = _max_pool2d_overhang(x, k, s, p, d, ceil_mode)
+    if input.ndim == 3:
+        v, i = v.squeeze(0), i.squeeze(0)
+    return (v, i) if return_indices else v
 
 
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:

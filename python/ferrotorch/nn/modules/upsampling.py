@@ -34,15 +34,18 @@ def _source_scale(in_size: int, out_size: int, scale: Optional[float], align_cor
     return real(in_size) / real(out_size)
 
 
-def _taps(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float], real: Any) -> List[Tuple[List[int], List[float]]]:
+def _taps(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float], real: Any, spatial_dims: int) -> List[Tuple[List[int], List[float]]]:
     """(source indices, weights) per tap for one spatial dim."""
     dst = np.arange(out_size)
     if mode in ("nearest", "nearest-exact"):
         s = _source_scale(in_size, out_size, scale, False, np.float32)
         offset = np.float32(0.5) if mode == "nearest-exact" else np.float32(0.0)
         src = np.floor((dst.astype(np.float32) + offset) * s).astype(np.int64)
+        # PyTorch's nearest shortcuts: equal sizes copy; in 2-D, exact doubling halves the index.
         if mode == "nearest" and out_size == in_size:
             src = dst
+        elif mode == "nearest" and out_size == 2 * in_size and spatial_dims == 2:
+            src = dst >> 1
         return [(np.minimum(src, in_size - 1).tolist(), [1.0] * out_size)]
     s = _source_scale(in_size, out_size, scale, align_corners, real)
     d = dst.astype(real)
@@ -72,7 +75,7 @@ def _taps(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Op
 
 def _resample(x: Tensor, dim: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float]) -> Tensor:
     real = np.float64 if x.dtype == _core.float64 else np.float32
-    taps = _taps(x.shape[dim], out_size, mode, align_corners, scale, real)
+    taps = _taps(x.shape[dim], out_size, mode, align_corners, scale, real, x.ndim - 2)
     shape = [1] * x.ndim
     shape[dim] = out_size
     out: Any = None
@@ -147,6 +150,16 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
         )
     if mode in _NEEDS and input.ndim != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+    if any(v <= 0 for v in out_size) and mode != "area":
+        names = "DHW"[3 - dim :]
+        shown_in = ", ".join(f"{n}: {v}" for n, v in zip(names, input.shape[2:]))
+        shown_out = ", ".join(f"{n}: {v}" for n, v in zip(names, out_size))
+        joint = " and output" if dim == 1 else " output"
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({shown_in}){joint} ({shown_out})")
+    if any(v == 0 for v in out_size):
+        # An empty area result: an empty view of the input, so that it still joins the graph.
+        empty = input.narrow(2 + out_size.index(0), 0, 0)
+        return empty.reshape(*input.shape[:2], *out_size)
     if mode == "area":
         if dim == 1:
             return K.adaptive_avg_pool1d(input, out_size)
@@ -155,8 +168,6 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
         return adaptive_avg_pool3d(input, out_size)
     out = input
     for i in range(dim):
-        if out_size[i] <= 0:
-            raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({', '.join(map(str, input.shape[2:]))}) and output ({', '.join(map(str, out_size))})")
         if not (mode == "nearest" and out_size[i] == input.shape[2 + i]):
             out = _resample(out, 2 + i, out_size[i], mode, bool(align_corners), scales[i])
     return out
