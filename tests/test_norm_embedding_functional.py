@@ -125,3 +125,18 @@ def test_cosine_similarity_tiny_vector_gradient() -> None:
     yo.sum().backward()
     yt.sum().backward()
     assert_close(xo.grad, xt.grad, rtol=1e-8, atol=1e-8)
+
+
+def test_batchnorm_loads_checkpoint_without_num_batches_tracked() -> None:
+    src = pt.nn.Sequential(pt.nn.Linear(2, 3), pt.nn.BatchNorm1d(3), pt.nn.InstanceNorm1d(3, track_running_stats=True))
+    sd = {k: v for k, v in src.state_dict().items() if not k.endswith("num_batches_tracked")}
+    ours = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.BatchNorm1d(3), torch.nn.InstanceNorm1d(3, track_running_stats=True))
+    theirs = pt.nn.Sequential(pt.nn.Linear(2, 3), pt.nn.BatchNorm1d(3), pt.nn.InstanceNorm1d(3, track_running_stats=True))
+    ours[1].num_batches_tracked.fill_(5)
+    theirs[1].num_batches_tracked.fill_(5)
+    ours_sd = {k: to_ft(v) for k, v in sd.items()}
+    report_o, report_t = ours.load_state_dict(ours_sd), theirs.load_state_dict(sd)
+    assert report_o.missing_keys == report_t.missing_keys == []
+    assert int(ours[1].num_batches_tracked) == int(theirs[1].num_batches_tracked) == 5
+    # The caller's dict is left as it was.
+    assert sorted(ours_sd) == sorted(sd)

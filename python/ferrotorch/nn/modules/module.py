@@ -280,11 +280,16 @@ class Module:
 
     def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies values into parameters and buffers; reports missing and unexpected keys."""
+        # A module may adapt the checkpoint first (lazy shapes, BatchNorm's num_batches_tracked),
+        # in a copy: the caller's dict stays as it was.
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata  # type: ignore[attr-defined]
         for name, m in self.named_modules():
-            # Lazy modules take their parameter shapes from the checkpoint first.
-            lazy_hook = getattr(type(m), "_lazy_load_shapes", None)
-            if lazy_hook is not None:
-                lazy_hook(m, state_dict, name + "." if name else "")
+            before_load = getattr(type(m), "_before_load_state_dict", None)
+            if before_load is not None:
+                before_load(m, state_dict, name + "." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
