@@ -86,6 +86,7 @@ CASES: List[OptCase] = [
     OptCase("radam_decoupled_maximize", "RAdam", dict(lr=0.01, betas=(0.8, 0.9), weight_decay=0.1, decoupled_weight_decay=True, maximize=True), steps=8),
     # Adagrad
     OptCase("adagrad_default", "Adagrad"),
+    OptCase("adagrad_tensor_lr_decay", "Adagrad", dict(lr=0.05, lr_decay=0.1), tensor_lr=True),
     OptCase("adagrad_decay_init", "Adagrad", dict(lr=0.05, lr_decay=0.1, initial_accumulator_value=0.5, weight_decay=0.1, eps=1e-6)),
     OptCase("adagrad_maximize_groups", "Adagrad", dict(lr=0.05, maximize=True), **TWO_GROUPS),
     # Adadelta
@@ -94,6 +95,7 @@ CASES: List[OptCase] = [
     OptCase("adadelta_rho_wd_maximize", "Adadelta", dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)),
     # RMSprop
     OptCase("rmsprop_default", "RMSprop"),
+    OptCase("rmsprop_tensor_lr", "RMSprop", dict(lr=0.01, momentum=0.5, centered=True), tensor_lr=True),
     OptCase("rmsprop_centered_momentum", "RMSprop", dict(lr=0.01, alpha=0.9, centered=True, momentum=0.5, weight_decay=0.1)),
     OptCase("rmsprop_momentum_maximize", "RMSprop", dict(lr=0.005, momentum=0.9, maximize=True, eps=1e-5)),
     OptCase("rmsprop_centered_groups", "RMSprop", dict(lr=0.01, centered=True), **TWO_GROUPS),
@@ -101,6 +103,7 @@ CASES: List[OptCase] = [
     OptCase("rprop_default", "Rprop"),
     OptCase("rprop_etas_sizes", "Rprop", dict(lr=0.05, etas=(0.3, 1.7), step_sizes=(1e-3, 0.2))),
     OptCase("rprop_maximize", "Rprop", dict(lr=0.02, maximize=True)),
+    OptCase("rprop_tensor_lr", "Rprop", dict(lr=0.02), tensor_lr=True),
     # ASGD: t0 = 2 starts the averaging inside the compared steps.
     OptCase("asgd_default", "ASGD"),
     OptCase("asgd_tensor_lr", "ASGD", dict(lr=0.05, t0=2), tensor_lr=True),

@@ -86,7 +86,11 @@ def assert_same_value(ours: Any, theirs: Any, tol: dict, what: str) -> None:
         assert isinstance(ours, (pt.Tensor, torch.Tensor)), f"{what}: torch has a tensor, ours is {type(ours).__name__}"
         assert str(ours.dtype) == str(theirs.dtype), f"{what}: dtype {ours.dtype} vs torch {theirs.dtype}"
         assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {tuple(ours.shape)} vs torch {tuple(theirs.shape)}"
-        np.testing.assert_allclose(np.array(ours.detach().numpy()), theirs.detach().numpy(), err_msg=what, **tol)
+        a, b = np.array(ours.detach().float().numpy() if "16" in str(ours.dtype) else ours.detach().numpy()), np.array(theirs.detach().float().numpy() if "16" in str(theirs.dtype) else theirs.detach().numpy())
+        # Rounding noise is relative to the tensor's scale: an element far smaller than the
+        # largest one (a momentum buffer's near-zero entry) gets the largest one's absolute slack.
+        scale = max(1.0, float(np.abs(b).max())) if b.size else 1.0
+        np.testing.assert_allclose(a, b, err_msg=what, rtol=tol["rtol"], atol=tol["atol"] * scale)
     elif isinstance(theirs, dict):
         assert list(ours.keys()) == list(theirs.keys()), f"{what}: keys {list(ours.keys())} vs torch {list(theirs.keys())}"
         for k in theirs:

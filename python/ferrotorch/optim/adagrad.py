@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional
 
 from .. import _core
-from .optimizer import Optimizer, _check_fused_flags, _check_lr, _fusable, _scalar, _step_counter, _with_grads
+from .optimizer import (
+    Optimizer,
+    Tensor,
+    _check_fused_flags,
+    _check_lr,
+    _fusable,
+    _scalar,
+    _step_counter,
+    _with_grads,
+)
 
 
 class Adagrad(Optimizer):
@@ -56,8 +65,12 @@ class Adagrad(Optimizer):
         for p in params:
             self.state[p]["step"] += 1
             by_step.setdefault(self.state[p]["step"].item(), []).append(p)
+        # A tensor lr takes the per-tensor path: PyTorch's clr is then a tensor of lr's dtype.
+        fuse = not isinstance(group["lr"], Tensor)
+        if not fuse:
+            h["lr"] = group["lr"]
         for step, ps in by_step.items():
-            if _fusable(ps):
+            if fuse and _fusable(ps):
                 _core._fused_step("adagrad", ps, [p.grad for p in ps], [[self.state[p]["sum"]] for p in ps], dict(h, step=float(step)))
                 continue
             for p in ps:
@@ -71,4 +84,4 @@ class Adagrad(Optimizer):
         clr = h["lr"] / (1 + (step - 1) * h["lr_decay"])
         total = self.state[p]["sum"]
         total.addcmul_(g, g, value=1)
-        p.addcdiv_(g, total.sqrt().add_(h["eps"]), value=-clr)
+        p.addcdiv_(g, total.sqrt().add_(h["eps"]), value=-float(clr))
