@@ -81,6 +81,19 @@ ERRORS: List[Tuple[str, Callable[[Any], Any], Tuple[str, ...]]] = [
     ("ctc-input-length", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4).log_softmax(2), t.ones(2, 3, dtype=t.int64), [6, 5], [3, 3]), ("ctc_loss", "at most 5", "6")),
     ("ctc-target-length", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4).log_softmax(2), t.ones(2, 3, dtype=t.int64), [5, 5], [4, 3]), ("ctc_loss", "at least 4")),
     ("ctc-blank", lambda t: t.nn.CTCLoss(blank=4)(_x(t, 5, 2, 4).log_softmax(2), t.ones(2, 3, dtype=t.int64), [5, 5], [3, 3]), ("ctc_loss", "blank")),
+    ("ctc-concatenated-too-short", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4).log_softmax(2), t.ones(4, dtype=t.int64), [5, 5], [3, 3]), ("ctc_loss", "size 6", "size 4")),
+    ("ctc-float-lengths", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4).log_softmax(2), t.ones(2, 3, dtype=t.int64), t.tensor([5.0, 5.0]), t.tensor([3, 3])), ("ctc_loss", "integral")),
+    ("ctc-4d", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4, 1), t.ones(2, 3, dtype=t.int64), [5, 5], [3, 3]), ("ctc_loss", "[5, 2, 4, 1]")),
+    ("adaptive-cutoffs-repeated", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 4]), ("cutoffs",)),
+    ("adaptive-cutoffs-too-large", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [10]), ("n_classes-1",)),
+    ("adaptive-cutoffs-empty", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, []), ("length larger than 0",)),
+    ("adaptive-target-range", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4])(_x(t, 2, 8), _long(t, [1, 12])), ("AdaptiveLogSoftmaxWithLoss", "[0, 9]", "[1, 12]")),
+    ("adaptive-batch", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4])(_x(t, 2, 8), _long(t, [1, 2, 3])), ("AdaptiveLogSoftmaxWithLoss", "batch dimension")),
+    ("adaptive-3d-input", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4])(_x(t, 2, 2, 8), _long(t, [1, 2])), ("AdaptiveLogSoftmaxWithLoss", "2D input", "[2, 2, 8]")),
+    ("adaptive-2d-target", lambda t: t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4])(_x(t, 2, 8), _long(t, [[1], [2]])), ("AdaptiveLogSoftmaxWithLoss", "multi-target")),
+    ("linear-ce-weight-shape", lambda t: t.nn.LinearCrossEntropyLoss(8, 5, weight=t.ones(4)), ("LinearCrossEntropyLoss", "(5,)", "(4,)")),
+    ("linear-ce-smoothing", lambda t: t.nn.LinearCrossEntropyLoss(8, 5, label_smoothing=2.0), ("LinearCrossEntropyLoss", "2.0")),
+    ("linear-ce-3d-input", lambda t: t.nn.LinearCrossEntropyLoss(8, 5)(_x(t, 2, 3, 8), t.zeros(2, 3, dtype=t.int64)), ("linear_cross_entropy", "got 3")),
     ("ctc-lengths-batch", lambda t: t.nn.CTCLoss()(_x(t, 5, 2, 4).log_softmax(2), t.ones(2, 3, dtype=t.int64), [5], [3, 3]), ("ctc_loss", "batch_size")),
 ]
 
@@ -198,3 +211,20 @@ def test_losses_importable_from_modules_loss() -> None:
         loss = Scaled(torch.tensor([2.0]), size_average=False)
     assert loss.reduction == "sum" and list(loss.state_dict()) == ["weight"]
     assert loss(torch.ones(3), torch.zeros(3)).item() == 12.0
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_adaptive_log_softmax_log_prob_and_predict(batched: bool) -> None:
+    pt.manual_seed(0)
+    theirs = pt.nn.AdaptiveLogSoftmaxWithLoss(6, 12, [3, 7], div_value=2.0, head_bias=True, dtype=pt.float64)
+    ours = torch.nn.AdaptiveLogSoftmaxWithLoss(6, 12, [3, 7], div_value=2.0, head_bias=True, dtype=torch.float64)
+    ours.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in theirs.state_dict().items()})
+    x = RNG.standard_normal((5, 6) if batched else (6,))
+    if batched:  # PyTorch's log_prob/predict take batches only (ours also accept one sample)
+        assert_close(ours.log_prob(torch.from_numpy(x)), theirs.log_prob(pt.from_numpy(x)), 1e-10, 1e-12, what="log_prob")
+        assert ours.predict(torch.from_numpy(x)).tolist() == theirs.predict(pt.from_numpy(x)).tolist()
+    target = [0, 4, 11, 7, 2] if batched else 9
+    out, want = ours(torch.from_numpy(x), torch.tensor(target)), theirs(pt.from_numpy(x), pt.tensor(target))
+    assert out._fields == want._fields
+    assert_close(out.output, want.output, 1e-10, 1e-12, what="output")
+    assert_close(out.loss, want.loss, 1e-10, 1e-12, what="loss")

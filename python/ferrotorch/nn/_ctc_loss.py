@@ -76,6 +76,11 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Lengths, target_
             raise RuntimeError(f"ctc_loss: Expected input_lengths to have value at most {t_max}, but got value {il} (while checking arguments for ctc_loss)")
         if targets.ndim == 2 and tl > targets.shape[1]:
             raise RuntimeError(f"ctc_loss: Expected tensor to have size at least {tl} at dimension 1, but got size {targets.shape[1]} for argument #2 'targets' (while checking arguments for ctc_loss)")
+    if targets.ndim == 1 and targets.shape[0] < sum(tg_lens):
+        raise RuntimeError(
+            f"ctc_loss: Expected tensor to have size {sum(tg_lens)} at dimension 0, but got size {targets.shape[0]} for argument #2 'targets' "
+            "(while checking arguments for ctc_loss)"
+        )
     labels = _padded_targets(targets, tg_lens)
     s_max = labels.shape[1] if labels.ndim == 2 else 0
     width = 2 * s_max + 1

@@ -59,21 +59,25 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             up.reset_parameters()
 
     def forward(self, input_: Tensor, target_: Tensor) -> Tuple[Tensor, Tensor]:
-        batched = input_.ndim == 2
-        if input_.ndim not in (1, 2):
-            raise RuntimeError(f"AdaptiveLogSoftmaxWithLoss: Expected input of 1 or 2 dimensions, got {list(input_.shape)}")
-        if batched and target_.ndim != 1:
-            raise RuntimeError(f"AdaptiveLogSoftmaxWithLoss: 1D target tensor expects 2D input tensors, but found inputs with size {list(input_.shape)}")
-        if not batched and target_.ndim != 0:
-            raise RuntimeError(f"AdaptiveLogSoftmaxWithLoss: 0D target tensor expects 1D input tensors, but found inputs with size {list(input_.shape)}")
+        # Checked in PyTorch's order: the target's rank decides what the input must be.
+        name = "AdaptiveLogSoftmaxWithLoss"
+        if target_.ndim == 1:
+            if input_.ndim == 0 or input_.shape[0] != target_.shape[0]:
+                raise RuntimeError(f"{name}: Input and target should have the same size in the batch dimension.")
+            if input_.ndim != 2:
+                raise RuntimeError(f"{name}: 1D target tensor expects 2D input tensors, but found inputs with size {list(input_.shape)}")
+        elif target_.ndim == 0:
+            if input_.ndim != 1:
+                raise RuntimeError(f"{name}: 0D target tensor expects 1D input tensors, but found inputs with size {list(input_.shape)}")
+        else:
+            raise RuntimeError(f"{name}: 0D or 1D target tensor expected, multi-target not supported")
+        batched = target_.ndim == 1
         x = input_ if batched else input_.unsqueeze(0)
         target = target_ if batched else target_.unsqueeze(0)
-        if x.shape[0] != target.shape[0]:
-            raise RuntimeError("AdaptiveLogSoftmaxWithLoss: Input and target should have the same size in the batch dimension.")
         n = target.shape[0]
         if n and bool(((target < 0) | (target >= self.n_classes)).any()):
             raise RuntimeError(
-                f"AdaptiveLogSoftmaxWithLoss: Target values should be in [0, {self.n_classes - 1}], but values in range "
+                f"{name}: Target values should be in [0, {self.n_classes - 1}], but values in range "
                 f"[{int(target.min().item())}, {int(target.max().item())}] were found. "
             )
         # Each sample's column in the head: its own class if frequent, else its cluster's slot.
