@@ -114,3 +114,12 @@ CASES += [
     ModCase("Fold-error-channels", lambda t: t.nn.Fold(4, (2, 3)), one(5, 9), error=RuntimeError, modes=("eval",)),
     ModCase("Unfold-error-rank", lambda t: t.nn.Unfold(2), one(4, 4), error=IndexError, modes=("eval",)),
 ]
+# output_padding may reach the stride while it stays below the dilation.
+CASES += [
+    _c("ConvTranspose2d-outpad-by-dilation", "ConvTranspose2d", (4, 2, 3), {"stride": 1, "dilation": 3, "output_padding": 2, "padding": 1, "groups": 2, "dtype": F64}, one(2, 4, 3, 4, dtype=F64)),
+    _c("ConvTranspose1d-outpad-by-dilation", "ConvTranspose1d", (2, 3, 2), {"stride": 2, "dilation": 3, "output_padding": 2, "dtype": F64}, one(2, 2, 4, dtype=F64)),
+    _c("ConvTranspose3d-outpad-by-dilation", "ConvTranspose3d", (2, 2, 2), {"stride": (1, 2, 1), "dilation": 2, "output_padding": (1, 0, 1), "padding": (0, 1, 2), "dtype": F64}, one(1, 2, 2, 3, 3, dtype=F64)),
+    _c("ConvTranspose2d-error-outpad", "ConvTranspose2d", (2, 2, 3), {"output_padding": 1}, one(1, 2, 4, 4), error=RuntimeError, **_ERR),
+    _c("ConvTranspose1d-error-too-small", "ConvTranspose1d", (2, 2, 1), {"padding": 2}, one(1, 2, 3), error=RuntimeError, **_ERR),
+    _c("ConvTranspose3d-error-too-small", "ConvTranspose3d", (2, 2, 2), {"padding": (2, 0, 0)}, one(1, 2, 1, 3, 3), error=RuntimeError, **_ERR),
+]

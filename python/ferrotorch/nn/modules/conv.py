@@ -54,6 +54,22 @@ def _batched(op: str, input: Tensor, n: int) -> Tuple[Tensor, bool]:
     return input, False
 
 
+def _conv_transpose2d(x: Tensor, weight: Tensor, bias: Optional[Tensor], s: Tuple[int, ...], p: Tuple[int, ...], op: Tuple[int, ...], groups: int, d: Tuple[int, ...]) -> Tensor:
+    """The 2-D kernel, except where output_padding reaches the stride (PyTorch allows it while
+    below the dilation, the kernel does not): there the uncropped result is sliced instead."""
+    s, p, op, d = (tuple(_ntuple(v, 2)) for v in (s, p, op, d))
+    if all(op[i] < s[i] for i in range(2)):
+        return K.conv_transpose2d(x, weight, bias, s, p, op, groups, d)
+    full = K.conv_transpose2d(x, weight, None, s, (0, 0), (0, 0), groups, d)
+    # Output j reads uncropped position j + p; past the uncropped end lies only the bias.
+    extra = [max(0, op[i] - p[i]) for i in range(2)]
+    if any(extra):
+        full = _pad(full, [0, extra[1], 0, extra[0]])
+    h, w = full.shape[-2] - extra[0] - 2 * p[0] + op[0], full.shape[-1] - extra[1] - 2 * p[1] + op[1]
+    out = full.narrow(-2, p[0], h).narrow(-1, p[1], w)
+    return out + bias.reshape(-1, 1, 1) if bias is not None else out
+
+
 def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
     x, unbatched = _batched("conv3d", input, 3)
@@ -100,7 +116,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
     x, unbatched = _batched("conv_transpose1d", input, 1)
     # A height-1 image: stride and dilation 1, no padding along the height.
     s, p, op, d = ((fill, _ntuple(v, 1)[0]) for fill, v in ((1, stride), (0, padding), (0, output_padding), (1, dilation)))
-    out = K.conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, s, p, op, groups, d).squeeze(2)
+    out = _conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, s, p, op, groups, d).squeeze(2)
     return out.squeeze(0) if unbatched else out
 
 
@@ -114,7 +130,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
     planes = x.permute(0, 2, 1, 3, 4).reshape(n * depth, c, h, w)
     out = None
     for j in range(kd):
-        y = K.conv_transpose2d(planes, weight[:, :, j].contiguous(), None, s[1:], p[1:], op[1:], groups, d[1:])
+        y = _conv_transpose2d(planes, weight[:, :, j].contiguous(), None, s[1:], p[1:], op[1:], groups, d[1:])
         y = y.reshape(n, depth, y.shape[1], y.shape[2], y.shape[3])
         if s[0] > 1:
             # Input plane i lands on output plane i*stride (+ j*dilation): interleave zero planes.
@@ -291,6 +307,22 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype, output_padding=output_padding)
 
+    def _check_transposed(self, input: Tensor, op: Sequence[int]) -> None:
+        """PyTorch's checks: output_padding below the stride or the dilation; a non-empty output."""
+        n = self._n
+        names = ["depth", "height", "width"][3 - n :] if n > 1 else ["height", "width"]
+        ops = list(op) if n > 1 else [0] + list(op)
+        strides = list(self.stride) if n > 1 else [1] + list(self.stride)
+        dils = list(self.dilation) if n > 1 else [1] + list(self.dilation)
+        if any(o >= st and o >= dl for o, st, dl in zip(ops, strides, dils)):
+            parts = [f"{kind}_{nm}: {v}" for kind, vals in (("output_padding", ops), ("stride", strides), ("dilation", dils)) for nm, v in zip(names, vals)]
+            raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {' '.join(parts)}")
+        spatial = list(input.shape[input.ndim - n :])
+        outs = [(spatial[i] - 1) * self.stride[i] - 2 * self.padding[i] + self.dilation[i] * (self.kernel_size[i] - 1) + op[i] + 1 for i in range(n)]
+        if any(o <= 0 for o in outs):
+            shown_in, shown_out = (spatial, outs) if n > 1 else ([1] + spatial, [1] + outs)
+            raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, shown_in))}). Calculated output size per channel: ({' x '.join(map(str, shown_out))}). Output size is too small")
+
     def _output_padding(self, input: Tensor, output_size: Optional[Sequence[int]]) -> Tuple[int, ...]:
         """output_padding, or the one that gives ``output_size`` (which may include N and C)."""
         n = self._n
@@ -319,6 +351,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
         self._check_input(input)
         op = self._output_padding(input, output_size)
+        self._check_transposed(input, op)
         return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
 
 
@@ -328,7 +361,8 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
         self._check_input(input)
         op = self._output_padding(input, output_size)
-        return K.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+        self._check_transposed(input, op)
+        return _conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
 
 
 class ConvTranspose3d(_ConvTransposeNd):
@@ -339,4 +373,5 @@ class ConvTranspose3d(_ConvTransposeNd):
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor:
         self._check_input(input)
         op = self._output_padding(input, output_size)
+        self._check_transposed(input, op)
         return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
