@@ -70,3 +70,16 @@ def test_dropout_module_modes_and_errors() -> None:
         F.dropout1d(x)
     with pytest.warns(UserWarning, match="dropout2d: Received a 2-D input"):
         F.dropout2d(torch.randn(3, 4), 0.5, training=False)
+
+
+@pytest.mark.parametrize("name", ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"])
+@pytest.mark.parametrize("p", [0.0, 1.0])
+def test_inplace_dropout_on_a_non_leaf_keeps_gradients(name: str, p: float) -> None:
+    # In place on an intermediate result: the output is the input object and backward works.
+    x = torch.randn(*((2, 3, 4) if name == "Dropout1d" else (2, 3, 4, 4)), requires_grad=True)
+    h = x * 2
+    y = getattr(torch.nn, name)(p, inplace=True)(h)
+    assert y is h
+    (y * y).sum().backward()
+    expected = 8 * _np(x) if p == 0.0 else np.zeros(x.shape)
+    assert np.allclose(_np(x.grad), expected, atol=1e-5)

@@ -48,6 +48,8 @@ ERRORS = {
     "Dropout2d-p": lambda t: t.nn.Dropout2d(1.01),
     "AlphaDropout-p": lambda t: t.nn.AlphaDropout(2.0),
     "dropout1d-4d": lambda t: t.nn.functional.dropout1d(t.zeros(1, 2, 3, 4)),
+    "dropout2d-1d": lambda t: t.nn.functional.dropout2d(t.zeros(3), 0.5, True),
+    "feature_alpha_dropout-1d": lambda t: t.nn.functional.feature_alpha_dropout(t.zeros(3), 0.5, True),
     "Embedding-padding-range": lambda t: t.nn.Embedding(5, 2, padding_idx=5),
     "Embedding-padding-negative-range": lambda t: t.nn.Embedding(5, 2, padding_idx=-6),
     "Embedding-weight-shape": lambda t: t.nn.Embedding(5, 2, _weight=t.zeros(5, 3)),

@@ -99,13 +99,6 @@ from ._functional_activation import (  # noqa: E402
 __all__ = [n for n in dir() if not n.startswith("_")]
 
 
-def _inplace(input: Tensor, out: Tensor, inplace: bool) -> Tensor:
-    if inplace:
-        input.copy_(out)
-        return input
-    return out
-
-
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     """x W^T + b, as one fused node (one product over all leading dims of x)."""
     return _core._linear(input, weight, bias)
@@ -114,16 +107,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
 from .modules.linear import bilinear as bilinear  # noqa: E402
 
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zeroes elements with probability ``p`` and scales the rest by 1/(1-p) when training."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    if p == 1.0:
-        return _inplace(input, input * 0.0, inplace)
-    keep = _core.empty(input.shape, dtype=input.dtype).bernoulli_(1.0 - p)
-    return _inplace(input, input * keep * (1.0 / (1.0 - p)), inplace)
+from .modules.dropout import dropout as dropout  # noqa: E402
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

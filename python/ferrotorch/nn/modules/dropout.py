@@ -7,7 +7,6 @@ import math
 import warnings
 
 from ... import _core
-from .. import functional as F
 from .module import Module
 
 Tensor = _core.Tensor
@@ -21,32 +20,41 @@ def _check_p(p: float) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _finish(input: Tensor, out: Tensor, inplace: bool) -> Tensor:
-    if inplace:
-        input.copy_(out)
-        return input
-    return out
-
-
-def _keep_mask(input: Tensor, p: float, per_channel: bool) -> Tensor:
-    """1 where kept, 0 where dropped; one draw per (sample, channel) when ``per_channel``."""
-    shape = list(input.shape[:2]) + [1] * (input.ndim - 2) if per_channel else list(input.shape)
+def _keep_mask(input: Tensor, p: float, channel_dims: int) -> Tensor:
+    """1 where kept, 0 where dropped: one draw per element, or (``channel_dims`` = 1 or 2) one per
+    channel of [C, *] or per (sample, channel) of [N, C, *]."""
+    shape = list(input.shape[:channel_dims]) + [1] * (input.ndim - channel_dims) if channel_dims else list(input.shape)
     return _core.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
 
 
-def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, per_channel: bool, alpha: bool) -> Tensor:
+def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, channel_dims: int, alpha: bool) -> Tensor:
     _check_p(p)
     if p == 0.0 or not training or input.numel() == 0:
         return input
+    if channel_dims == 2 and input.ndim < 2 and p < 1.0:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shift = None
     if p == 1.0:
-        return _finish(input, input * 0.0, inplace)
-    keep = _keep_mask(input, p, per_channel)
-    if alpha:
+        scale = _core.zeros((), dtype=input.dtype)
+    elif alpha:
         # Dropped values go to the SELU saturation; a and b keep mean 0 and variance 1.
+        keep = _keep_mask(input, p, channel_dims)
         a = 1.0 / math.sqrt((_SELU_SATURATION**2 * p + 1) * (1 - p))
-        b = (keep - 1.0) * (_SELU_SATURATION * a) + _SELU_SATURATION * a * p
-        return _finish(input, input * (keep * a) + b, inplace)
-    return _finish(input, input * (keep * (1.0 / (1.0 - p))), inplace)
+        scale = keep * a
+        shift = (keep - 1.0) * (_SELU_SATURATION * a) + _SELU_SATURATION * a * p
+    else:
+        scale = _keep_mask(input, p, channel_dims) * (1.0 / (1.0 - p))
+    if inplace:
+        # In-place ops, so autograd records them on the input (a copy_ would not).
+        input.mul_(scale)
+        return input.add_(shift) if shift is not None else input
+    out = input * scale
+    return out + shift if shift is not None else out
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes elements with probability ``p`` and scales the rest by 1/(1-p) when training."""
+    return _dropout_impl(input, p, training, inplace, 0, False)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -57,10 +65,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d exists to provide "
             "channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
         )
-    if input.ndim == 2:
-        out = _dropout_impl(input.unsqueeze(0), p, training, False, True, False).squeeze(0)
-        return input if out is input else _finish(input, out, inplace)
-    return _dropout_impl(input, p, training, inplace, True, False)
+    return _dropout_impl(input, p, training, inplace, 1 if input.ndim == 2 else 2, False)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -81,7 +86,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "to using dropout1d instead.",
             stacklevel=2,
         )
-    return _dropout_impl(input, p, training, inplace, True, False)
+    return _dropout_impl(input, p, training, inplace, 2, False)
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -94,22 +99,20 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "dropout on inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
             stacklevel=2,
         )
-    if input.ndim != 5:
-        out = _dropout_impl(input.unsqueeze(0), p, training, False, True, False).squeeze(0)
-        return input if out is input else _finish(input, out, inplace)
-    return _dropout_impl(input, p, training, inplace, True, False)
+    # Anything but 5D is taken as one unbatched sample, as PyTorch does.
+    return _dropout_impl(input, p, training, inplace, 2 if input.ndim == 5 else 1, False)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Dropout that keeps a SELU network's mean and variance: dropped values go to SELU's saturation."""
     _check_p(p)
-    return _dropout_impl(input, p, training, inplace, False, True)
+    return _dropout_impl(input, p, training, inplace, 0, True)
 
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Alpha dropout of whole channels of [N, C, *]."""
     _check_p(p)
-    return _dropout_impl(input, p, training, inplace, True, True)
+    return _dropout_impl(input, p, training, inplace, 2, True)
 
 
 class _DropoutNd(Module):
@@ -126,7 +129,7 @@ class Dropout(_DropoutNd):
     """Zeroes elements with probability ``p`` in training and scales the rest by 1/(1-p)."""
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.dropout(input, self.p, self.training, self.inplace)
+        return dropout(input, self.p, self.training, self.inplace)
 
 
 class Dropout1d(_DropoutNd):
