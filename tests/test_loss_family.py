@@ -228,3 +228,20 @@ def test_adaptive_log_softmax_log_prob_and_predict(batched: bool) -> None:
     assert out._fields == want._fields
     assert_close(out.output, want.output, 1e-10, 1e-12, what="output")
     assert_close(out.loss, want.loss, 1e-10, 1e-12, what="loss")
+
+
+@pytest.mark.parametrize("size_average", [None, True, False])
+@pytest.mark.parametrize("reduce", [None, True, False])
+def test_reduction_helpers_as_torch(size_average: Any, reduce: Any) -> None:
+    from ferrotorch.nn import _reduction as ours
+
+    theirs = pt.nn._reduction
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert ours.legacy_get_string(size_average, reduce) == theirs.legacy_get_string(size_average, reduce)
+        assert ours.legacy_get_enum(size_average, reduce, False) == theirs.legacy_get_enum(size_average, reduce, False)
+    assert [ours.get_enum(r) for r in ("none", "mean", "sum")] == [theirs.get_enum(r) for r in ("none", "mean", "sum")]
+    with pytest.warns(UserWarning, match="elementwise_mean"):
+        assert ours.get_enum("elementwise_mean") == 1
+    with pytest.raises(ValueError, match="avg is not a valid value for reduction"):
+        ours.get_enum("avg")

@@ -13,6 +13,7 @@ from typing import Any, Optional, Union
 import ferrotorch as _ft
 
 from .. import _core
+from . import _reduction
 
 Tensor = _core.Tensor
 
@@ -29,11 +30,7 @@ def _dtype_name(dt: Any) -> str:
 def legacy_reduction(size_average: Optional[bool], reduce: Optional[bool]) -> str:
     """The reduction the deprecated ``size_average``/``reduce`` flags stand for (``reduce``
     False wins), with PyTorch's deprecation warning."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.", stacklevel=3)
-    return reduction
+    return _reduction.legacy_get_string(size_average, reduce)
 
 
 def _resolve(size_average: Optional[bool], reduce: Optional[bool], reduction: str) -> str:
