@@ -126,3 +126,22 @@ CASES += [
     _pool("MaxPool1d-ceil-overhang", "MaxPool1d", (3,), {"stride": 2, "dilation": 2, "ceil_mode": True, "return_indices": True}, _distinct(2, 2, 4)),
     _pool("MaxPool3d-ceil-overhang", "MaxPool3d", ((2, 3, 3),), {"stride": 3, "dilation": (1, 2, 1), "ceil_mode": True}, _distinct(1, 2, 4, 4, 2)),
 ]
+
+
+def _frac(n, *args, samples_shape, seed=5, **kw):
+    """FractionalMaxPool with fixed random samples (a buffer), so both libraries pick the same windows."""
+    u = np.random.default_rng(seed).random(samples_shape)
+    dt = kw.pop("samples_dtype", "float64")
+    return lambda t: getattr(t.nn, f"FractionalMaxPool{n}d")(*args, _random_samples=t.from_numpy(u.astype(dt)), **kw)
+
+
+CASES += [
+    ModCase("FractionalMaxPool2d", _frac(2, 2, output_size=3, samples_shape=(2, 3, 2)), _distinct(2, 3, 7, 6)),
+    ModCase("FractionalMaxPool2d-ratio-indices", _frac(2, (3, 2), output_ratio=(0.6, 0.5), return_indices=True, samples_shape=(2, 2, 2), samples_dtype="float64"), lambda rng: (rng.permutation(2 * 2 * 9 * 8).reshape(2, 2, 9, 8).astype(np.float64) / 7.0,)),
+    ModCase("FractionalMaxPool2d-unbatched", _frac(2, 2, output_size=(4, 3), samples_shape=(1, 3, 2)), _distinct(3, 6, 5)),
+    ModCase("FractionalMaxPool3d", _frac(3, 2, output_size=(2, 3, 2), return_indices=True, samples_shape=(1, 2, 3)), _distinct(1, 2, 5, 6, 4)),
+    ModCase("FractionalMaxPool3d-ratio", _frac(3, (2, 1, 2), output_ratio=0.5, samples_shape=(2, 1, 3)), _distinct(2, 1, 6, 4, 6)),
+    ModCase("FractionalMaxPool2d-f32", _frac(2, 2, output_size=3, samples_shape=(2, 2, 2), samples_dtype="float32"), one(2, 2, 6, 6)),
+    ModCase("FractionalMaxPool2d-error-dtype", _frac(2, 2, output_size=3, samples_shape=(1, 2, 2)), one(1, 2, 6, 6), error=RuntimeError, modes=("eval",)),
+    ModCase("FractionalMaxPool2d-error-pool", _frac(2, 3, output_size=4, samples_shape=(1, 2, 2)), one(1, 2, 5, 5), error=RuntimeError, modes=("eval",)),
+]

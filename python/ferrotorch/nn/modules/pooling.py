@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ... import _core
 from ... import _nn_kernels as K
 from .module import Module
@@ -405,6 +407,95 @@ def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any, return_ind
     return adaptive_max_pool3d(input, output_size, True)
 
 
+def _fractional_starts(samples: Any, in_size: int, out_size: int, pool: int, real: Any) -> Any:
+    """Window starts per plane ([B, C, out] int64), from PyTorch's pseudo-random sequence."""
+    u = samples.astype(real)
+    seq = np.empty(u.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        alpha = real(in_size - pool) / real(out_size - 1)
+        i = np.arange(out_size - 1, dtype=real)
+        seq[..., :-1] = ((i + u[..., None]) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)[..., None]
+    seq[..., -1] = in_size - pool
+    return seq
+
+
+def _fractional_max_pool(op: str, input: Tensor, n: int, kernel_size: Any, output_size: Any, output_ratio: Any, return_indices: bool, samples: Optional[Tensor]) -> Any:
+    """Max over pseudo-random windows: rows (then columns, ...) are gathered per plane, so the
+    gradient is gather's."""
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{op} requires specifying either an output_size or an output_ratio")
+    x, unbatched = _batched(op, input, n)
+    k = _ntuple(kernel_size, n)
+    spatial = tuple(x.shape[2:])
+    if output_size is None:
+        ratio = (output_ratio,) * n if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
+        outs = tuple(int(spatial[i] * ratio[i]) for i in range(n))
+    else:
+        outs = _ntuple(output_size, n)
+    names = ["height", "width"] if n == 2 else ["time", "height", "width"]
+    for i in range(n):
+        if outs[i] + k[i] - 1 > spatial[i]:
+            where = f"{op}()" if n == 2 else f"{op}_out()"
+            raise RuntimeError(f"{where}: pool {names[i]} {k[i]} too large relative to input {names[i]} {spatial[i]}")
+    b, c = x.shape[0], x.shape[1]
+    if samples is None:
+        samples = _core.rand(b, c, n, dtype=x.dtype)
+    elif samples.dtype != x.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    real = np.float64 if x.dtype == _core.float64 else np.float32
+    u = np.asarray(samples.detach().numpy())
+    # PyTorch's sample order: 2-D uses (width, height), 3-D uses (time, height, width).
+    order = [1, 0] if n == 2 else [0, 1, 2]
+    starts = [_fractional_starts(u[..., order[i]], spatial[i], outs[i], k[i], real) for i in range(n)]
+    win = x
+    for i in range(n):
+        # Positions start + 0..k-1 of every window along dim 2+i, gathered for each plane.
+        pos = (starts[i][..., None] + np.arange(k[i])).reshape(b, c, -1)
+        shape = [b, c] + [1] * n
+        shape[2 + i] = pos.shape[-1]
+        idx = _core.tensor(pos.reshape(shape), dtype=_core.int64)
+        full = list(win.shape)
+        full[2 + i] = pos.shape[-1]
+        win = win.gather(2 + i, idx.expand(*full).contiguous())
+    # [B, C, o1*k1, o2*k2, ...] -> [B, C, o1, o2, ..., k1*k2*...]
+    split = [b, c] + [v for i in range(n) for v in (outs[i], k[i])]
+    perm = [0, 1] + [2 + 2 * i for i in range(n)] + [3 + 2 * i for i in range(n)]
+    win = win.reshape(*split).permute(*perm).reshape(b, c, *outs, -1)
+    values, local = win.max(-1)
+    flat = _core.zeros(local.shape, dtype=_core.int64)
+    rest = local
+    for i in reversed(range(n)):
+        offset = rest % k[i]
+        rest = rest // k[i]
+        shape = [b, c] + [1] * n
+        shape[2 + i] = outs[i]
+        start = _core.tensor(starts[i].reshape(shape), dtype=_core.int64)
+        flat = flat + (start + offset) * math.prod(spatial[i + 1 :])
+    if unbatched:
+        values, flat = values.squeeze(0), flat.squeeze(0)
+    return (values, flat) if return_indices else values
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
+    """Fractional max pooling over [N, C, H, W] (or [C, H, W]) to ``output_size`` or ``output_ratio``."""
+    return _fractional_max_pool("fractional_max_pool2d", input, 2, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
+    """Fractional max pooling over [N, C, D, H, W] (or [C, D, H, W])."""
+    return _fractional_max_pool("fractional_max_pool3d", input, 3, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
+    """fractional_max_pool2d returning (values, indices)."""
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
+    """fractional_max_pool3d returning (values, indices)."""
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
 # ---- modules ----
 
 
@@ -610,5 +701,39 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Inverse of MaxPool3d given its indices."""
+
+    _n = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    _n = 2
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> None:
+        super().__init__()
+        n, name = self._n, type(self).__name__
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, n) if output_size is not None else None
+        self.output_ratio = (tuple(output_ratio) if not isinstance(output_ratio, (int, float)) else (output_ratio,) * n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor) -> Any:
+        return _fractional_max_pool(f"fractional_max_pool{self._n}d", input, self._n, self.kernel_size, self.output_size, self.output_ratio, self.return_indices, self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-random overlapping windows (Graham, 2014) of [N, C, H, W]."""
+
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-random overlapping windows of [N, C, D, H, W]."""
 
     _n = 3
