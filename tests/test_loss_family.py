@@ -66,6 +66,8 @@ ERRORS: List[Tuple[str, Callable[[Any], Any], Tuple[str, ...]]] = [
     ("bce-shape", lambda t: t.nn.BCELoss()(_x(t, 4, 5).sigmoid(), _x(t, 3, 5).sigmoid()), ("binary_cross_entropy", "[3, 5]", "[4, 5]")),
     ("bce-range", lambda t: t.nn.BCELoss()(_x(t, 4, 5), _x(t, 4, 5).sigmoid()), ("binary_cross_entropy", "between 0 and 1")),
     ("bce-logits-shape", lambda t: t.nn.BCEWithLogitsLoss()(_x(t, 4, 5), _x(t, 4)), ("binary_cross_entropy_with_logits", "[4]", "[4, 5]")),
+    ("bce-weight-shape", lambda t: t.nn.BCELoss(weight=t.ones(3, dtype=t.float64))(_x(t, 4, 5).sigmoid(), _x(t, 4, 5).sigmoid()), ("binary_cross_entropy", "[3]")),
+    ("bce-logits-pos_weight-shape", lambda t: t.nn.BCEWithLogitsLoss(pos_weight=t.ones(3, dtype=t.float64))(_x(t, 4, 5), _x(t, 4, 5)), ("binary_cross_entropy_with_logits", "pos_weight", "[3]")),
     ("smooth_l1-negative-beta", lambda t: t.nn.SmoothL1Loss(beta=-1.0)(_x(t, 3), _x(t, 3)), ("smooth_l1_loss", "beta")),
     ("huber-zero-delta", lambda t: t.nn.HuberLoss(delta=0.0)(_x(t, 3), _x(t, 3)), ("huber_loss", "delta")),
     ("cosine-3d", lambda t: t.nn.CosineEmbeddingLoss()(_x(t, 2, 4, 5), _x(t, 2, 4, 5), _long(t, [1, -1])), ("cosine_embedding_loss", "[2, 4, 5]")),

@@ -173,6 +173,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
         raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
     loss = _BinaryCrossEntropy.apply(input, target)
     if weight is not None:
+        _check_broadcast("binary_cross_entropy", input, weight, ("input", "weight"))
         loss = loss * weight.expand(input.shape)
     return _reduce(loss, reduction)
 
@@ -184,6 +185,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Opti
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"binary_cross_entropy_with_logits: Target size ({_ft.Size(target.shape)}) must be the same as input size ({_ft.Size(input.shape)})")
     _check_reduction(reduction)
+    for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
+        if extra is not None:
+            _check_broadcast("binary_cross_entropy_with_logits", input, extra, ("input", name))
     sp = _core._softplus(-input, 1.0, 20.0)
     scale = 1 + (pos_weight - 1) * target if pos_weight is not None else None
     loss = (1 - target) * input + (scale * sp if scale is not None else sp)
