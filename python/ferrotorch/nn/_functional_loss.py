@@ -1,8 +1,9 @@
 """The loss functions of ``ferrotorch.nn.functional``.
 
-Each is a composition of differentiable ferrotorch ops, so gradients (with respect to the
-input and, where PyTorch has one, the target) come from autograd. Error classes follow
-PyTorch; messages start with the loss's name and keep PyTorch's wording after it."""
+Most are compositions of differentiable ferrotorch ops, so gradients (with respect to the
+input and, where PyTorch has one, the target) come from autograd; binary cross entropy and CTC
+are autograd Functions with PyTorch's own gradient formulas. Error classes follow PyTorch;
+messages start with the loss's name and keep PyTorch's wording after it."""
 
 from __future__ import annotations
 
