@@ -77,3 +77,27 @@ CASES += [
     _up("Upsample-area-empty", {"scale_factor": 0.5, "mode": "area"}, one(2, 2, 1, 4), backward=False),
     _up("Upsample-error-empty-output", {"scale_factor": (0.5, 1.0), "mode": "bilinear"}, one(2, 2, 1, 4), error=RuntimeError, **_ERR),
 ]
+
+
+class _AntialiasedResize:
+    """A module around F.interpolate(antialias=True): Upsample has no antialias argument."""
+
+    def __init__(self, t, **kw):
+        class Resize(t.nn.Module):
+            def forward(self, x):
+                return t.nn.functional.interpolate(x, antialias=True, **kw)
+
+        self.module = Resize()
+
+
+def _aa(**kw):
+    return lambda t: _AntialiasedResize(t, **kw).module
+
+
+CASES += [
+    ModCase("interpolate-antialias-bilinear-down", _aa(size=(3, 4), mode="bilinear"), one(2, 2, 9, 11, dtype=F64)),
+    ModCase("interpolate-antialias-bilinear-align", _aa(scale_factor=0.4, mode="bilinear", align_corners=True), one(1, 2, 10, 12, dtype=F64)),
+    ModCase("interpolate-antialias-bicubic-down", _aa(size=(4, 3), mode="bicubic"), one(2, 2, 13, 8, dtype=F64)),
+    ModCase("interpolate-antialias-bicubic-up-f32", _aa(scale_factor=(1.5, 0.5), mode="bicubic"), one(2, 2, 4, 9)),
+    ModCase("interpolate-antialias-error-nearest", _aa(size=3, mode="nearest"), one(1, 1, 4, 4), error=ValueError, modes=("eval",)),
+]

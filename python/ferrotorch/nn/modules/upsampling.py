@@ -73,8 +73,43 @@ def _taps(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Op
     return [(i0.tolist(), (1 - lam1).tolist()), (i1.tolist(), lam1.tolist())]
 
 
-def _resample(x: Tensor, dim: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float]) -> Tensor:
+def _aa_filter(x: Any, mode: str) -> Any:
+    """The antialiasing kernels: a triangle (bilinear) or Keys' cubic with a = -0.5 (bicubic)."""
+    x = np.abs(x)
+    if mode == "bilinear":
+        return np.where(x < 1, 1 - x, 0)
+    a = -0.5
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1, near, np.where(x < 2, far, 0))
+
+
+def _aa_matrix(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float], real: Any) -> Any:
+    """[out, in] resampling weights with antialiasing: the filter widens by the downscale factor
+    and each row is normalised, as PyTorch's (PIL-derived) CPU kernel computes them."""
+    s = _source_scale(in_size, out_size, scale, align_corners, real)
+    interp = 2 if mode == "bilinear" else 4
+    support = real(interp * 0.5) * s if s >= 1 else real(interp * 0.5)
+    invscale = real(1) / s if s >= 1 else real(1)
+    max_taps = int(math.ceil(support)) * 2 + 1
+    weights = np.zeros((out_size, in_size), dtype=real)
+    for i in range(out_size):
+        center = s * real(i + 0.5)
+        lo = max(int(center - support + real(0.5)), 0)
+        size = min(max(min(int(center + support + real(0.5)), in_size) - lo, 0), max_taps)
+        j = np.arange(size, dtype=real)
+        w = _aa_filter((j + lo - center + real(0.5)) * invscale, mode).astype(real)
+        total = w.sum(dtype=real)
+        weights[i, lo : lo + size] = w / total if total != 0 else w
+    return weights
+
+
+def _resample(x: Tensor, dim: int, out_size: int, mode: str, align_corners: bool, scale: Optional[float], antialias: bool = False) -> Tensor:
     real = np.float64 if x.dtype == _core.float64 else np.float32
+    if antialias:
+        # Many taps per output: one product with the dense [out, in] weight matrix.
+        w = _core.tensor(_aa_matrix(x.shape[dim], out_size, mode, align_corners, scale, real), dtype=x.dtype)
+        return x.movedim(dim, -1).matmul(w.t()).movedim(-1, dim)
     taps = _taps(x.shape[dim], out_size, mode, align_corners, scale, real, x.ndim - 2)
     shape = [1] * x.ndim
     shape[dim] = out_size
@@ -142,7 +177,6 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
     if antialias:
         if not (mode in ("bilinear", "bicubic") and input.ndim == 4):
             raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input")
-        raise NotImplementedError("interpolate: antialias=True is not supported yet")
     if mode not in _MODES or input.ndim not in (3, 4, 5):
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: "
@@ -169,7 +203,7 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
     out = input
     for i in range(dim):
         if not (mode == "nearest" and out_size[i] == input.shape[2 + i]):
-            out = _resample(out, 2 + i, out_size[i], mode, bool(align_corners), scales[i])
+            out = _resample(out, 2 + i, out_size[i], mode, bool(align_corners), scales[i], antialias)
     return out
 
 
