@@ -15,6 +15,7 @@ CASES = [
     ModCase("Linear-3d-input", lambda t: t.nn.Linear(5, 3), one(2, 4, 5)),
     ModCase("Linear-nobias-f64", lambda t: t.nn.Linear(4, 6, bias=False, dtype=t.float64), one(3, 4, dtype="float64"), rtol=1e-12, atol=1e-12),
     ModCase("Linear-1x1", lambda t: t.nn.Linear(1, 1), one(7, 1)),
+    ModCase("Linear-zero-in-features", lambda t: t.nn.Linear(0, 3), one(2, 0)),
     ModCase("Bilinear-f64", lambda t: t.nn.Bilinear(3, 4, 2, dtype=t.float64, device="cpu"), lambda rng: (randn(5, 3, dtype="float64")(rng), randn(5, 4, dtype="float64")(rng)), rtol=1e-12, atol=1e-12),
     ModCase("Bilinear-1d-input", lambda t: t.nn.Bilinear(3, 4, 2), lambda rng: (randn(3)(rng), randn(4)(rng))),
     ModCase("Bilinear-3d-input", lambda t: t.nn.Bilinear(3, 4, 2), lambda rng: (randn(2, 5, 3)(rng), randn(2, 5, 4)(rng))),
