@@ -29,3 +29,14 @@ CASES = [
     ModCase("PairwiseDistance-broadcast", lambda t: t.nn.PairwiseDistance(), two(4, 5, shape2=(5,))),
     ModCase("PairwiseDistance-f64", lambda t: t.nn.PairwiseDistance(p=1.5), two(3, 4, dtype="float64"), rtol=1e-10, atol=1e-12),
 ]
+
+
+def _transposed(lib, xs):
+    """Non-contiguous inputs: the last two dims swapped."""
+    return [x.transpose(-1, -2) for x in xs]
+
+
+CASES += [
+    ModCase("CosineSimilarity-noncontiguous", lambda t: t.nn.CosineSimilarity(dim=-1), two(2, 5, 3), adapt_inputs=_transposed),
+    ModCase("PairwiseDistance-noncontiguous", lambda t: t.nn.PairwiseDistance(p=3.0), two(5, 4), adapt_inputs=_transposed),
+]

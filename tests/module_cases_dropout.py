@@ -42,3 +42,15 @@ CASES += [
     ModCase("Dropout3d-unbatched", _make("Dropout3d", 0.5), one(3, 2, 2, 2), random_train=True),
     ModCase("Dropout3d-unbatched-p1", _make("Dropout3d", 1.0), one(3, 2, 2, 2)),
 ]
+
+
+def _transposed(lib, xs):
+    """Non-contiguous inputs: the last two dims swapped."""
+    return [x.transpose(-1, -2) for x in xs]
+
+
+CASES += [
+    ModCase("Dropout2d-noncontiguous-p1", _make("Dropout2d", 1.0), one(2, 3, 4, 5), adapt_inputs=_transposed),
+    ModCase("AlphaDropout-noncontiguous-p1", _make("AlphaDropout", 1.0), one(4, 6), adapt_inputs=_transposed),
+    ModCase("Dropout-noncontiguous", _make("Dropout", 0.5), one(4, 6), adapt_inputs=_transposed, random_train=True),
+]

@@ -95,3 +95,19 @@ CASES += [
     ModCase("LazyInstanceNorm2d-f64", _dry_run(lambda t: t.nn.LazyInstanceNorm2d(affine=False, dtype=t.float64), 2, 2, 3, 3, dtype="float64"), one(2, 2, 3, 3, dtype=F64), rtol=1e-9, atol=1e-10),
     ModCase("LazyInstanceNorm3d-untracked", _dry_run(lambda t: t.nn.LazyInstanceNorm3d(track_running_stats=False), 2, 2, 2, 2, 3), one(2, 2, 2, 2, 3)),
 ]
+
+
+def _transposed(lib, xs):
+    """Non-contiguous inputs: the last two dims swapped (the case's shapes are given before the swap)."""
+    return [x.transpose(-1, -2) for x in xs]
+
+
+CASES += [
+    ModCase("BatchNorm1d-noncontiguous", lambda t: t.nn.BatchNorm1d(4, dtype=t.float64), one(6, 5, 4, dtype=F64), adapt_inputs=_transposed, rtol=1e-9, atol=1e-10),
+    ModCase("BatchNorm2d-noncontiguous", lambda t: t.nn.BatchNorm2d(3), one(2, 3, 5, 4), adapt_inputs=_transposed),
+    ModCase("InstanceNorm1d-noncontiguous", lambda t: t.nn.InstanceNorm1d(4, affine=True, track_running_stats=True), one(2, 5, 4), adapt_inputs=_transposed),
+    ModCase("LayerNorm-noncontiguous", lambda t: t.nn.LayerNorm(6, dtype=t.float64), one(2, 6, 5, dtype=F64), adapt_inputs=_transposed, rtol=1e-9, atol=1e-10),
+    ModCase("GroupNorm-noncontiguous", lambda t: t.nn.GroupNorm(2, 4), one(2, 4, 6, 3), adapt_inputs=_transposed),
+    ModCase("RMSNorm-noncontiguous", lambda t: t.nn.RMSNorm(6), one(2, 6, 5), adapt_inputs=_transposed),
+    ModCase("LocalResponseNorm-noncontiguous", lambda t: t.nn.LocalResponseNorm(3), one(2, 4, 6, 3), adapt_inputs=_transposed),
+]

@@ -76,3 +76,14 @@ CASES = [
     ),
 ]
 
+
+
+def _transposed(lib, xs):
+    """Non-contiguous index tensors: the last two dims swapped."""
+    return [x.transpose(-1, -2) for x in xs]
+
+
+CASES += [
+    ModCase("Embedding-noncontiguous-indices", lambda t: t.nn.Embedding(10, 3, padding_idx=0), idx(10, 4, 3), adapt_inputs=_transposed),
+    ModCase("EmbeddingBag-noncontiguous-indices", lambda t: t.nn.EmbeddingBag(10, 3, mode="max"), idx(10, 4, 3), adapt_inputs=_transposed),
+]
