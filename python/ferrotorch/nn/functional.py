@@ -12,14 +12,18 @@ from .modules.scaled_dot_product_attention import scaled_dot_product_attention a
 
 Tensor = _core.Tensor
 
-conv1d = _K.conv1d
-conv2d = _K.conv2d
-conv_transpose2d = _K.conv_transpose2d
 layer_norm = _K.layer_norm
 group_norm = _K.group_norm
 batch_norm = _K.batch_norm
 from .modules.padding import pad as pad  # noqa: E402
-from .modules.conv import conv3d as conv3d, conv_transpose1d as conv_transpose1d, conv_transpose3d as conv_transpose3d  # noqa: E402
+from .modules.conv import (  # noqa: E402
+    conv1d as conv1d,
+    conv2d as conv2d,
+    conv3d as conv3d,
+    conv_transpose1d as conv_transpose1d,
+    conv_transpose2d as conv_transpose2d,
+    conv_transpose3d as conv_transpose3d,
+)
 from .modules.fold import fold as fold, unfold as unfold  # noqa: E402
 from .modules.pixelshuffle import pixel_shuffle as pixel_shuffle, pixel_unshuffle as pixel_unshuffle  # noqa: E402
 from .modules.channelshuffle import channel_shuffle as channel_shuffle, native_channel_shuffle as native_channel_shuffle  # noqa: E402

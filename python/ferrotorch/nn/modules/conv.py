@@ -70,8 +70,40 @@ def _conv_transpose2d(x: Tensor, weight: Tensor, bias: Optional[Tensor], s: Tupl
     return out + bias.reshape(-1, 1, 1) if bias is not None else out
 
 
+def _check_conv(op: str, input: Tensor, weight: Tensor, groups: int, n: int, transposed: bool) -> None:
+    """PyTorch's rank and channel-count errors for the functional convolutions."""
+    if input.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {op}, but got input of size: {list(input.shape)}")
+    if weight.ndim != n + 2:
+        raise RuntimeError(f"{op}: expected {n + 2}-dimensional weight, but got weight of size {list(weight.shape)}")
+    shape = list(input.shape) if input.ndim == n + 2 else [1] + list(input.shape)
+    expected = weight.shape[0] if transposed else weight.shape[1] * groups
+    if shape[1] != expected:
+        given = "transposed=1" if transposed else f"groups={groups}"
+        raise RuntimeError(f"Given {given}, weight of size {list(weight.shape)}, expected input{shape} to have {expected} channels, but got {shape[1]} channels instead")
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D convolution over [N, C, L] (or [C, L]) inputs; ``padding`` may be 'same' or 'valid'."""
+    _check_conv("conv1d", input, weight, groups, 1, False)
+    return K.conv1d(input, weight, bias, stride, padding if isinstance(padding, str) else _ntuple(padding, 1)[0], dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-D convolution over [N, C, H, W] (or [C, H, W]) inputs; ``padding`` may be 'same' or 'valid'."""
+    _check_conv("conv2d", input, weight, groups, 2, False)
+    return K.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """Transposed 2-D convolution over [N, C, H, W] (or [C, H, W]) inputs."""
+    _check_conv("conv_transpose2d", input, weight, groups, 2, True)
+    return _conv_transpose2d(input, weight, bias, _ntuple(stride, 2), _ntuple(padding, 2), _ntuple(output_padding, 2), groups, _ntuple(dilation, 2))
+
+
 def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
+    _check_conv("conv3d", input, weight, groups, 3, False)
     x, unbatched = _batched("conv3d", input, 3)
     if weight.ndim != 5:
         raise RuntimeError(f"conv3d: Expected 5-dimensional weight, but got weight of size {list(weight.shape)}")
@@ -113,6 +145,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """Transposed 1-D convolution over [N, C, L] (or [C, L]) inputs."""
+    _check_conv("conv_transpose1d", input, weight, groups, 1, True)
     x, unbatched = _batched("conv_transpose1d", input, 1)
     # A height-1 image: stride and dilation 1, no padding along the height.
     s, p, op, d = ((fill, _ntuple(v, 1)[0]) for fill, v in ((1, stride), (0, padding), (0, output_padding), (1, dilation)))
@@ -122,6 +155,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """Transposed 3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
+    _check_conv("conv_transpose3d", input, weight, groups, 3, True)
     x, unbatched = _batched("conv_transpose3d", input, 3)
     s, p, op, d = (_ntuple(v, 3) for v in (stride, padding, output_padding, dilation))
     n, c, depth, h, w = x.shape
