@@ -140,3 +140,15 @@ def test_batchnorm_loads_checkpoint_without_num_batches_tracked() -> None:
     assert int(ours[1].num_batches_tracked) == int(theirs[1].num_batches_tracked) == 5
     # The caller's dict is left as it was.
     assert sorted(ours_sd) == sorted(sd)
+
+
+def test_untracked_instance_norm_rejects_running_stats_like_pytorch() -> None:
+    src = pt.nn.InstanceNorm1d(3, track_running_stats=True)
+    sd = dict(src.state_dict())
+    errors = []
+    for lib, d in ((torch, {k: to_ft(v) for k, v in sd.items()}), (pt, sd)):
+        m = lib.nn.Sequential(lib.nn.InstanceNorm1d(3))
+        with pytest.raises(RuntimeError) as e:
+            m.load_state_dict({"0." + k: v for k, v in d.items()}, strict=False)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]

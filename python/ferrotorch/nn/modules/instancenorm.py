@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Optional
+from typing import Any, Dict, List, Optional
 
 from ... import _core
 from ..._grad_mode import no_grad
@@ -52,6 +52,24 @@ class _InstanceNorm(_NormBase):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = False, track_running_stats: bool = False, device: object = None, dtype: object = None, *, bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> Optional[List[str]]:
+        # Unversioned checkpoints with running stats for an InstanceNorm that keeps none (saved
+        # before PyTorch 0.4): PyTorch drops the keys and reports an error; so do we.
+        errors = super()._before_load_state_dict(state_dict, prefix) or []
+        version = getattr(state_dict, "_metadata", {}).get(prefix[:-1], {}).get("version")
+        keys = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+        if version is None and not self.track_running_stats and keys:
+            klass = type(self).__name__
+            errors.append(
+                f"Unexpected running stats buffer(s) {' and '.join(repr(k).replace(chr(39), chr(34)) for k in keys)} for {klass} with track_running_stats=False. "
+                f"If state_dict is a checkpoint saved before 0.4.0, this may be expected because {klass} does not track running stats by default since 0.4.0. "
+                f"Please remove these keys from state_dict. If the running stats are actually needed, instead set track_running_stats=True in {klass} to enable them. "
+                f"See the documentation of {klass} for details."
+            )
+            for k in keys:
+                state_dict.pop(k)
+        return errors
 
     def forward(self, input: Tensor) -> Tensor:
         nb = self._no_batch_dim

@@ -7,7 +7,7 @@ the first forward (the "dry run" PyTorch's documentation asks for)."""
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Dict, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from ... import _core
 from ..parameter import Parameter
@@ -73,15 +73,14 @@ class LazyModuleMixin:
         else:
             self._buffers[name] = _core.empty(*shape, dtype=self._buffers[name].dtype)
 
-    def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> None:
+    def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> Optional[List[str]]:
         # Loading a checkpoint into a lazy module takes the shapes from the checkpoint.
         for name, p in list(chain(self._parameters.items(), self._buffers.items())):
             value = state_dict.get(prefix + name)
             if is_lazy(p) and isinstance(value, Tensor) and not is_lazy(value):
                 self._materialize(name, tuple(value.shape))
         parent = getattr(super(), "_before_load_state_dict", None)
-        if parent is not None:
-            parent(state_dict, prefix)
+        return parent(state_dict, prefix) if parent is not None else None
 
     def initialize_parameters(self, *args: Any, **kwargs: Any) -> None:
         """Gives the placeholders their shapes from the first inputs (each lazy module defines it)."""

@@ -286,14 +286,15 @@ class Module:
         state_dict = OrderedDict(state_dict)
         if metadata is not None:
             state_dict._metadata = metadata  # type: ignore[attr-defined]
+        hook_errors: List[str] = []
         for name, m in self.named_modules():
             before_load = getattr(type(m), "_before_load_state_dict", None)
             if before_load is not None:
-                before_load(m, state_dict, name + "." if name else "")
+                hook_errors.extend(before_load(m, state_dict, name + "." if name else "") or [])
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
-        errors: List[str] = []
+        errors: List[str] = hook_errors
         for k, target in own.items():
             if k not in state_dict:
                 continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ... import _core
 from ... import _nn_kernels as K
@@ -62,13 +62,14 @@ class _NormBase(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> None:
+    def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> Optional[List[str]]:
         # Checkpoints without a version (plain dicts) or from before num_batches_tracked existed
         # load with the module's own count, as in PyTorch.
         version = getattr(state_dict, "_metadata", {}).get(prefix[:-1], {}).get("version")
         key = prefix + "num_batches_tracked"
         if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
             state_dict[key] = self.num_batches_tracked if self.num_batches_tracked is not None else _core.tensor(0, dtype=_core.int64)
+        return None
 
     def extra_repr(self) -> str:
         return (
