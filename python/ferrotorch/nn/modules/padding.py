@@ -160,63 +160,74 @@ class ConstantPad3d(_ConstantPadNd):
     _n = 3
 
 
-class _ZeroPadNd(_ConstantPadNd):
-    def __init__(self, padding: Any) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
+def _zero_init(self: Any, padding: Any) -> None:
+    _ConstantPadNd.__init__(self, padding, 0.0)
 
 
-class ZeroPad1d(_ZeroPadNd):
-    """Pads the last dim with zeros."""
-
-    _n = 1
+def _zero_repr(self: Any) -> str:
+    return f"{self.padding}"
 
 
-class ZeroPad2d(_ZeroPadNd):
+class ZeroPad1d(ConstantPad1d):
+    """Pads the last dim with zeros (a ConstantPad1d with value 0, as in PyTorch)."""
+
+    __init__ = _zero_init
+    extra_repr = _zero_repr
+
+
+class ZeroPad2d(ConstantPad2d):
     """Pads the last 2 dims with zeros."""
 
-    _n = 2
+    __init__ = _zero_init
+    extra_repr = _zero_repr
 
 
-class ZeroPad3d(_ZeroPadNd):
+class ZeroPad3d(ConstantPad3d):
     """Pads the last 3 dims with zeros."""
 
-    _n = 3
+    __init__ = _zero_init
+    extra_repr = _zero_repr
 
 
-class ReflectionPad1d(_PadNd):
+class _ReflectionPadNd(_PadNd):
+    _mode = "reflect"
+
+
+class _ReplicationPadNd(_PadNd):
+    _mode = "replicate"
+
+
+class ReflectionPad1d(_ReflectionPadNd):
     """Pads the last dim with its mirror image (the edge not repeated)."""
 
     _n, _mode = 1, "reflect"
 
 
-class ReflectionPad2d(_PadNd):
+class ReflectionPad2d(_ReflectionPadNd):
     """Pads the last 2 dims with their mirror image."""
 
     _n, _mode = 2, "reflect"
 
 
-class ReflectionPad3d(_PadNd):
+class ReflectionPad3d(_ReflectionPadNd):
     """Pads the last 3 dims with their mirror image."""
 
     _n, _mode = 3, "reflect"
 
 
-class ReplicationPad1d(_PadNd):
+class ReplicationPad1d(_ReplicationPadNd):
     """Pads the last dim by repeating its edge values."""
 
     _n, _mode = 1, "replicate"
 
 
-class ReplicationPad2d(_PadNd):
+class ReplicationPad2d(_ReplicationPadNd):
     """Pads the last 2 dims by repeating their edge values."""
 
     _n, _mode = 2, "replicate"
 
 
-class ReplicationPad3d(_PadNd):
+class ReplicationPad3d(_ReplicationPadNd):
     """Pads the last 3 dims by repeating their edge values."""
 
     _n, _mode = 3, "replicate"

@@ -573,7 +573,7 @@ class AvgPool3d(_AvgPoolNd):
 
 
 class _AdaptivePoolNd(Module):
-    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+    def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
 
@@ -581,31 +581,27 @@ class _AdaptivePoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveAvgPool1d(_AdaptivePoolNd):
-    """Average pooling to a fixed output length."""
-
+class _AdaptiveAvgPoolNd(_AdaptivePoolNd):
     def __init__(self, output_size: Any) -> None:
         super().__init__(output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    """Average pooling to a fixed output length."""
 
     def forward(self, input: Tensor) -> Tensor:
         return adaptive_avg_pool1d(input, self.output_size)
 
 
-class AdaptiveAvgPool2d(_AdaptivePoolNd):
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output height and width (None keeps the input's)."""
-
-    def __init__(self, output_size: Any) -> None:
-        super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
         return adaptive_avg_pool2d(input, self.output_size)
 
 
-class AdaptiveAvgPool3d(_AdaptivePoolNd):
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output depth, height and width."""
-
-    def __init__(self, output_size: Any) -> None:
-        super().__init__(output_size)
 
     def forward(self, input: Tensor) -> Tensor:
         return adaptive_avg_pool3d(input, self.output_size)
