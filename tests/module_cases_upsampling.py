@@ -101,3 +101,9 @@ CASES += [
     ModCase("interpolate-antialias-bicubic-up-f32", _aa(scale_factor=(1.5, 0.5), mode="bicubic"), one(2, 2, 4, 9)),
     ModCase("interpolate-antialias-error-nearest", _aa(size=3, mode="nearest"), one(1, 1, 4, 4), error=ValueError, modes=("eval",)),
 ]
+
+# uint8 images resize with the nearest modes.
+CASES += [
+    _up("Upsample-nearest-uint8", {"size": (5, 7)}, lambda rng: (rng.integers(0, 256, (2, 3, 4, 3)).astype("uint8"),)),
+    _up("Upsample-nearest-exact-uint8", {"scale_factor": 1.5, "mode": "nearest-exact"}, lambda rng: (rng.integers(0, 256, (2, 3, 4, 3)).astype("uint8"),)),
+]

@@ -9,6 +9,7 @@ positions and weights are computed as PyTorch's CPU kernels do, in the input's p
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -184,6 +185,13 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
         )
     if mode in _NEEDS and input.ndim != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+    if not input.dtype.is_floating_point:
+        # PyTorch resizes uint8 images too, but its linear/cubic uint8 path rounds in fixed
+        # point, which a float computation does not reproduce exactly.
+        if input.dtype != _core.uint8:
+            raise NotImplementedError(f"interpolate: mode '{mode}' is not implemented for {input.dtype} input")
+        if mode not in ("nearest", "nearest-exact"):
+            raise NotImplementedError(f"interpolate: mode '{mode}' on uint8 input is not supported yet (only nearest and nearest-exact)")
     if any(v <= 0 for v in out_size) and mode != "area":
         names = "DHW"[3 - dim :]
         shown_in = ", ".join(f"{n}: {v}" for n, v in zip(names, input.shape[2:]))
@@ -209,16 +217,19 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
 
 def upsample(input: Tensor, size: Optional[Any] = None, scale_factor: Optional[Any] = None, mode: str = "nearest", align_corners: Optional[bool] = None) -> Tensor:
     """Deprecated alias of :func:`interpolate`."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input: Tensor, size: Optional[Any] = None, scale_factor: Optional[Any] = None) -> Tensor:
     """Deprecated: ``interpolate(..., mode='nearest')``."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input: Tensor, size: Optional[Any] = None, scale_factor: Optional[Any] = None) -> Tensor:
     """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)``."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
