@@ -123,3 +123,27 @@ CASES += [
     _c("ConvTranspose1d-error-too-small", "ConvTranspose1d", (2, 2, 1), {"padding": 2}, one(1, 2, 3), error=RuntimeError, **_ERR),
     _c("ConvTranspose3d-error-too-small", "ConvTranspose3d", (2, 2, 2), {"padding": (2, 0, 0)}, one(1, 2, 1, 3, 3), error=RuntimeError, **_ERR),
 ]
+
+
+def _lazy(name, *args, input_shape, **kw):
+    """A Lazy conv after its first forward (a dry run), when it has become the eager class."""
+
+    def make(t):
+        k = dict(kw)
+        if k.get("dtype") == F64:
+            k["dtype"] = t.float64
+        m = getattr(t.nn, name)(*args, **k)
+        m(t.zeros(*input_shape, dtype=k.get("dtype")))
+        return m
+
+    return make
+
+
+CASES += [
+    ModCase("LazyConv1d", _lazy("LazyConv1d", 4, 3, input_shape=(1, 3, 8)), one(2, 3, 9)),
+    ModCase("LazyConv2d-args", _lazy("LazyConv2d", 6, (3, 2), stride=2, padding=1, groups=2, bias=False, padding_mode="reflect", dtype=F64, input_shape=(1, 4, 7, 7)), one(2, 4, 8, 6, dtype=F64)),
+    ModCase("LazyConv3d-unbatched", _lazy("LazyConv3d", 2, 2, dtype=F64, input_shape=(3, 4, 4, 4)), one(3, 3, 4, 5, dtype=F64)),
+    ModCase("LazyConvTranspose1d", _lazy("LazyConvTranspose1d", 4, 3, stride=2, output_padding=1, input_shape=(1, 2, 5)), one(2, 2, 6)),
+    ModCase("LazyConvTranspose2d-groups", _lazy("LazyConvTranspose2d", 4, 3, groups=2, dilation=2, dtype=F64, input_shape=(1, 6, 4, 4)), one(2, 6, 3, 5, dtype=F64)),
+    ModCase("LazyConvTranspose3d", _lazy("LazyConvTranspose3d", 2, 2, stride=2, bias=False, dtype=F64, input_shape=(1, 2, 2, 2, 2)), one(1, 2, 2, 3, 2, dtype=F64)),
+]

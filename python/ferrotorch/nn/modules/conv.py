@@ -12,8 +12,10 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ... import _core
 from ... import _nn_kernels as K
+from ..._grad_mode import no_grad
 from .. import init
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin, UninitializedParameter
 from .module import Module
 from .padding import pad as _pad
 
@@ -276,10 +278,12 @@ class _ConvNd(Module):
         if input.ndim not in (n + 1, n + 2):
             raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {op}, but got input of size: {list(input.shape)}")
         shape = list(input.shape) if input.ndim == n + 2 else [1] + list(input.shape)
-        if shape[1] != self.in_channels:
+        # From the weight, not in_channels: a lazy conv loaded from a checkpoint keeps in_channels 0.
+        expected = self.weight.shape[0] if self.transposed else self.weight.shape[1] * self.groups
+        if shape[1] != expected:
             given = "transposed=1" if self.transposed else f"groups={self.groups}"
             raise RuntimeError(
-                f"Given {given}, weight of size {list(self.weight.shape)}, expected input{shape} to have {self.in_channels} channels, but got {shape[1]} channels instead"
+                f"Given {given}, weight of size {list(self.weight.shape)}, expected input{shape} to have {expected} channels, but got {shape[1]} channels instead"
             )
         if self.transposed:
             return
@@ -409,3 +413,85 @@ class ConvTranspose3d(_ConvTransposeNd):
         op = self._output_padding(input, output_size)
         self._check_transposed(input, op)
         return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """in_channels from the first input's channel dim; then the module becomes the eager class."""
+
+    in_channels: int
+    out_channels: int
+    groups: int
+    transposed: bool
+    kernel_size: Tuple[int, ...]
+    _n: int
+
+    def _lazy_init(self, out_channels: int, bias: bool, dtype: Any) -> None:
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()  # type: ignore[misc]
+
+    def _get_in_channels(self, input: Tensor) -> int:
+        n = self._n
+        if input.ndim not in (n + 1, n + 2):
+            raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {type(self).__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.ndim == n + 2 else input.shape[0]
+
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:
+        """Gives the weight and bias their shapes from ``input``, initialized as the eager class's."""
+        if not self.has_uninitialized_params():
+            return
+        self.in_channels = self._get_in_channels(input)
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if self.transposed:
+            shape = (self.in_channels, self.out_channels // self.groups) + tuple(self.kernel_size)
+        else:
+            shape = (self.out_channels, self.in_channels // self.groups) + tuple(self.kernel_size)
+        with no_grad():
+            self._materialize("weight", shape)
+            if self._parameters.get("bias") is not None:
+                self._materialize("bias", (self.out_channels,))
+            self.reset_parameters()
+
+
+def _lazy_conv(n: int, eager: Any) -> Any:
+    """LazyConv{n}d: Conv{n}d's arguments without in_channels."""
+
+    class LazyConv(_LazyConvXdMixin, eager):  # type: ignore[misc, valid-type]
+        cls_to_become = eager
+
+        def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+            eager.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype)
+            self._lazy_init(out_channels, bias, dtype)
+
+    LazyConv.__name__ = LazyConv.__qualname__ = f"LazyConv{n}d"
+    LazyConv.__doc__ = f"A Conv{n}d whose in_channels comes from its first input (then it becomes a Conv{n}d)."
+    return LazyConv
+
+
+def _lazy_conv_transpose(n: int, eager: Any) -> Any:
+    """LazyConvTranspose{n}d: ConvTranspose{n}d's arguments without in_channels."""
+
+    class LazyConvTranspose(_LazyConvXdMixin, eager):  # type: ignore[misc, valid-type]
+        cls_to_become = eager
+
+        def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+            eager.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode, device, dtype)
+            self._lazy_init(out_channels, bias, dtype)
+
+    LazyConvTranspose.__name__ = LazyConvTranspose.__qualname__ = f"LazyConvTranspose{n}d"
+    LazyConvTranspose.__doc__ = f"A ConvTranspose{n}d whose in_channels comes from its first input (then it becomes a ConvTranspose{n}d)."
+    return LazyConvTranspose
+
+
+LazyConv1d = _lazy_conv(1, Conv1d)
+LazyConv2d = _lazy_conv(2, Conv2d)
+LazyConv3d = _lazy_conv(3, Conv3d)
+LazyConvTranspose1d = _lazy_conv_transpose(1, ConvTranspose1d)
+LazyConvTranspose2d = _lazy_conv_transpose(2, ConvTranspose2d)
+LazyConvTranspose3d = _lazy_conv_transpose(3, ConvTranspose3d)
