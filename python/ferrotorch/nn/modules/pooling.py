@@ -15,6 +15,7 @@ import numpy as np
 from ... import _core
 from ... import _nn_kernels as K
 from .module import Module
+from .padding import pad
 
 Tensor = _core.Tensor
 
@@ -85,8 +86,6 @@ def _max_pool2d_overhang(x: Tensor, k: Tuple[int, ...], s: Tuple[int, ...], p: T
         return K.max_pool2d(x, k, s, p, d, ceil_mode, True)
     outs = [_out_len((h, w)[i], k[i], s[i], p[i], d[i], True) for i in range(2)]
     extra = [max(0, (outs[i] - 1) * s[i] + extent[i] - 2 * p[i] - (h, w)[i]) for i in range(2)]
-    from .padding import pad
-
     xp = pad(x, [0, extra[1], 0, extra[0]], value=float("-inf"))
     v, i = K.max_pool2d(xp, k, s, p, d, False, True)
     if extra[1]:
