@@ -13,6 +13,7 @@ from typing import Any
 
 from . import _core
 from ._core import (
+    OutOfMemoryError,
     Tensor,
     arange,
     bfloat16,

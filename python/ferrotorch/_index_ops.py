@@ -61,7 +61,9 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     for r, s in zip(reps, x.shape):
         inter += [1, s]
         expanded += [r, s]
-    return x.reshape(inter).expand(expanded).reshape([r * s for r, s in zip(reps, x.shape)])
+    # contiguous(): repeat's result owns its memory, as in PyTorch (reshape alone may keep a
+    # stride-0 view that aliases one element).
+    return x.reshape(inter).expand(expanded).contiguous().reshape([r * s for r, s in zip(reps, x.shape)])
 
 
 def tile(input: Tensor, dims: Sequence[int]) -> Tensor:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._core import OutOfMemoryError as OutOfMemoryError  # the same class as torch.OutOfMemoryError
+
 
 def is_available() -> bool:
     """False: CUDA is not compiled into this build."""

@@ -41,7 +41,7 @@ fn main() -> Result<()> {
         let loss = diff.mul(&diff)?.mean_dims(&[], false)?;
         backward(
             std::slice::from_ref(&loss),
-            &[Tensor::ones(&[], DType::F32)],
+            &[Tensor::ones(&[], DType::F32)?],
             false,
             false,
         )?;

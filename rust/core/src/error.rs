@@ -15,6 +15,14 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
+    /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.
+    /// `op` is the operation that asked, when known, so the message says who wanted the bytes.
+    #[error("{}DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.", op_prefix(.op))]
+    OutOfMemory { op: Option<String>, nbytes: usize },
+}
+
+fn op_prefix(op: &Option<String>) -> String {
+    op.as_ref().map(|o| format!("{o}: ")).unwrap_or_default()
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -31,6 +39,30 @@ impl Error {
     }
     pub fn index(msg: impl Into<String>) -> Error {
         Error::Index(msg.into())
+    }
+    pub fn out_of_memory(nbytes: usize) -> Error {
+        Error::OutOfMemory { op: None, nbytes }
+    }
+    /// Names `op` in an out-of-memory error that does not name one yet; other errors pass.
+    pub fn in_op(self, op: &str) -> Error {
+        match self {
+            Error::OutOfMemory { op: None, nbytes } => Error::OutOfMemory {
+                op: Some(op.to_string()),
+                nbytes,
+            },
+            e => e,
+        }
+    }
+}
+
+/// Names the op in an out-of-memory error: `Tensor::zeros(..).op("randint")?`.
+pub trait InOp<T> {
+    fn op(self, op: &str) -> Result<T>;
+}
+
+impl<T> InOp<T> for Result<T> {
+    fn op(self, op: &str) -> Result<T> {
+        self.map_err(|e| e.in_op(op))
     }
 }
 

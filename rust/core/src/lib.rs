@@ -12,6 +12,7 @@
 //! assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![2.0, 4.0, 6.0]);
 //! ```
 
+pub mod alloc_size;
 pub mod autograd;
 pub mod block_cache;
 pub mod cpu;

@@ -2,6 +2,8 @@
 //! default generator, and the sampling ops (rand, randn, randint, randperm, bernoulli,
 //! multinomial, in-place uniform_/normal_).
 
+use crate::alloc_size::try_vec;
+use crate::error::InOp;
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -158,7 +160,7 @@ impl Tensor {
     /// Uniform samples in [0, 1).
     pub fn rand(shape: &[usize], dtype: DType, g: Option<&SharedGenerator>) -> Result<Tensor> {
         float_only("rand", dtype)?;
-        let t = Tensor::zeros(shape, dtype);
+        let t = Tensor::uninit(shape, dtype).op("rand")?;
         with_gen(
             g,
             |g| with_dtype!(dtype, T => fill::<T>(&t, || g.next_f64())),
@@ -169,7 +171,7 @@ impl Tensor {
     /// Standard normal samples.
     pub fn randn(shape: &[usize], dtype: DType, g: Option<&SharedGenerator>) -> Result<Tensor> {
         float_only("randn", dtype)?;
-        let t = Tensor::zeros(shape, dtype);
+        let t = Tensor::uninit(shape, dtype).op("randn")?;
         with_gen(g, |g| with_dtype!(dtype, T => fill::<T>(&t, || g.normal())));
         Ok(t)
     }
@@ -188,7 +190,7 @@ impl Tensor {
                 "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
             );
         }
-        let t = Tensor::zeros(shape, dtype);
+        let t = Tensor::uninit(shape, dtype).op("randint")?;
         let span = (high - low) as u64;
         with_gen(g, |g| {
             with_dtype!(dtype, T => {
@@ -203,14 +205,19 @@ impl Tensor {
 
     /// A random permutation of 0..n (Fisher-Yates).
     pub fn randperm(n: usize, dtype: DType, g: Option<&SharedGenerator>) -> Result<Tensor> {
-        let mut v: Vec<i64> = (0..n as i64).collect();
+        // Shuffled in place in the output's own buffer: no temporary sized by `n`.
+        let t = Tensor::uninit(&[n], DType::I64).op("randperm")?;
+        let v: &mut [i64] = unsafe { t.contiguous_slice_mut() };
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = i as i64;
+        }
         with_gen(g, |g| {
             for i in (1..n).rev() {
                 let j = g.below(i as u64 + 1) as usize;
                 v.swap(i, j);
             }
         });
-        Ok(Tensor::from_vec(v, &[n])?.copy_as(dtype))
+        t.to_dtype_raw(dtype).op("randperm")
     }
 
     /// Fills this tensor in place with values from `sample` (floats), bumping the version.
@@ -220,12 +227,12 @@ impl Tensor {
         g: Option<&SharedGenerator>,
         sample: impl FnMut(&mut Generator) -> f64,
     ) -> Result<()> {
-        let fresh = Tensor::zeros(self.shape(), DType::F64);
+        let fresh = Tensor::uninit(self.shape(), DType::F64).op(op)?;
         let mut sample = sample;
         with_gen(g, |g| fill::<f64>(&fresh, || sample(g)));
         let _guard = crate::autograd::GradModeGuard::new(false);
         self.detach()
-            .apply_inplace(op, &[], |_| Ok(fresh.copy_as(self.dtype())))
+            .apply_inplace(op, &[], |_| fresh.copy_as(self.dtype()))
     }
 
     /// `uniform_(a, b)`.
@@ -275,17 +282,18 @@ impl Tensor {
 
     /// `bernoulli(p)`: 1 with probability `p` (elementwise), in this tensor's dtype.
     pub fn bernoulli(&self, g: Option<&SharedGenerator>) -> Result<Tensor> {
-        let p = self.to_vec::<f64>();
+        let p = self.try_to_vec::<f64>().op("bernoulli")?;
         if p.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
             bail!(
                 Runtime,
                 "bernoulli: all elements of the probability tensor must be in [0, 1]"
             );
         }
-        let out: Vec<f64> = with_gen(g, |g| {
-            p.iter().map(|&q| (g.next_f64() < q) as u8 as f64).collect()
+        let mut out: Vec<f64> = try_vec(p.len()).op("bernoulli")?;
+        with_gen(g, |g| {
+            out.extend(p.iter().map(|&q| (g.next_f64() < q) as u8 as f64))
         });
-        Ok(Tensor::from_vec(out, self.shape())?.copy_as(self.dtype()))
+        Tensor::from_vec(out, self.shape())?.copy_as(self.dtype())
     }
 
     /// `multinomial(num_samples, replacement)` from rows of non-negative weights.
@@ -314,14 +322,14 @@ impl Tensor {
         if k == 0 {
             bail!(Runtime, "multinomial: number of categories cannot be zero");
         }
-        let w = self.to_vec::<f64>();
+        let w = self.try_to_vec::<f64>().op("multinomial")?;
         if w.iter().any(|&v| v < 0.0 || !v.is_finite()) {
             bail!(
                 Runtime,
                 "multinomial: probability tensor contains either `inf`, `nan` or element < 0"
             );
         }
-        let mut out = Vec::with_capacity(rows * num_samples);
+        let mut out = try_vec(rows.saturating_mul(num_samples)).op("multinomial")?;
         with_gen(g, |g| -> Result<()> {
             for r in 0..rows {
                 let mut row: Vec<f64> = w[r * k..(r + 1) * k].to_vec();

@@ -79,18 +79,18 @@ pub fn to_bytes(
     let entries: Vec<(String, Entry)> = tensors
         .iter()
         .map(|(n, t)| {
-            (
+            Ok((
                 n.clone(),
                 Entry {
                     t: if t.is_contiguous() {
                         t.detach()
                     } else {
-                        t.contiguous_copy()
+                        t.contiguous_copy()?
                     },
                 },
-            )
+            ))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let meta = if metadata.is_empty() {
         None
     } else {
@@ -125,7 +125,7 @@ pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Loaded> {
             ))
         })?;
         let data = view.data();
-        let t = Tensor::zeros(view.shape(), dt);
+        let t = Tensor::zeros(view.shape(), dt)?;
         if data.len() != t.numel() * dt.size() {
             return Err(bad(format!(
                 "tensor '{name}' has {} bytes for shape {:?}",

@@ -1,7 +1,7 @@
 //! Refcounted buffers. A buffer is released the moment the last tensor viewing it is dropped
 //! (freed, or above 32 MiB kept for reuse by `block_cache`).
 
-use crate::{Device, Element, Result};
+use crate::{Device, Element, Error, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout as AllocLayout};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
@@ -13,7 +13,7 @@ const ALIGN: usize = 64;
 /// remainders cost a tenth of a 1-element op.
 const SMALL: usize = 256;
 
-fn alloc_layout(nbytes: usize) -> AllocLayout {
+fn alloc_layout(nbytes: usize) -> Result<AllocLayout> {
     let (size, align) = if nbytes == 0 {
         (0, ALIGN) // nothing is allocated (a size of 0 marks it for `dealloc_owner`)
     } else if nbytes <= SMALL {
@@ -21,7 +21,8 @@ fn alloc_layout(nbytes: usize) -> AllocLayout {
     } else {
         (nbytes, ALIGN)
     };
-    AllocLayout::from_size_align(size, align).expect("allocation size")
+    // Only sizes near isize::MAX are refused here: no allocator could serve them.
+    AllocLayout::from_size_align(size, align).map_err(|_| Error::out_of_memory(nbytes))
 }
 
 /// Who owns the bytes: us (an aligned allocation) or a foreign owner kept alive here
@@ -127,21 +128,22 @@ fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
 pub struct Storage(Arc<Inner>);
 
 impl Storage {
-    /// A zero-filled buffer of `nbytes`, 64-byte aligned for SIMD.
-    pub fn zeros(nbytes: usize) -> Storage {
+    /// A zero-filled buffer of `nbytes`, 64-byte aligned for SIMD; out of memory is an error.
+    pub fn zeros(nbytes: usize) -> Result<Storage> {
         Storage::allocate(nbytes, true)
     }
 
     /// A buffer whose bytes are not initialized: for kernel outputs that write every element
     /// before anything reads them. Skipping the zeroing lets freed memory be reused without
     /// page faults on large tensors.
-    pub fn uninit(nbytes: usize) -> Storage {
+    pub fn uninit(nbytes: usize) -> Result<Storage> {
         Storage::allocate(nbytes, false)
     }
 
-    fn allocate(nbytes: usize, zeroed: bool) -> Storage {
+    fn allocate(nbytes: usize, zeroed: bool) -> Result<Storage> {
         tune_allocator();
-        let mut layout = alloc_layout(nbytes);
+        crate::alloc_size::check_request(nbytes)?;
+        let mut layout = alloc_layout(nbytes)?;
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8
         } else if let Some((p, cached)) = crate::block_cache::take(nbytes) {
@@ -152,29 +154,37 @@ impl Storage {
             }
             p
         } else {
-            let p = unsafe {
+            let raw = || unsafe {
                 if zeroed {
                     alloc_zeroed(layout)
                 } else {
                     std::alloc::alloc(layout)
                 }
             };
+            let mut p = raw();
+            if p.is_null() && crate::block_cache::cached_bytes() > 0 {
+                // The buffers kept for reuse may be what stands in the way.
+                crate::block_cache::empty();
+                p = raw();
+            }
             if p.is_null() {
-                // A panic (turned into a Python exception by the bindings), not an abort.
-                panic!(
-                    "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
-                );
+                return Err(Error::out_of_memory(nbytes));
             }
             advise_huge_pages(p, nbytes);
             p
         };
-        Storage::with_owner(ptr, nbytes, Owner::Aligned(layout), false)
+        Ok(Storage::with_owner(
+            ptr,
+            nbytes,
+            Owner::Aligned(layout),
+            false,
+        ))
     }
 
-    pub fn from_vec<T: Element>(v: Vec<T>) -> Storage {
-        let s = Storage::zeros(std::mem::size_of_val(v.as_slice()));
+    pub fn from_vec<T: Element>(v: Vec<T>) -> Result<Storage> {
+        let s = Storage::uninit(std::mem::size_of_val(v.as_slice()))?;
         unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), s.ptr() as *mut T, v.len()) };
-        s
+        Ok(s)
     }
 
     /// Wraps memory owned elsewhere; `owner` is dropped (releasing it) with the storage.

@@ -1,7 +1,8 @@
 //! The tensor: a view (layout + dtype) of a refcounted storage, plus its autograd state.
 
+use crate::alloc_size::{checked_numel, nbytes_for};
 use crate::autograd::{GradHook, Node};
-use crate::layout::{contiguous_strides, numel, Layout};
+use crate::layout::{contiguous_strides, Layout};
 use crate::{DType, Device, Element, Error, Result, Scalar, Storage};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -56,21 +57,29 @@ impl Tensor {
         }))
     }
 
-    /// A zero-filled contiguous tensor.
-    pub fn zeros(shape: &[usize], dtype: DType) -> Tensor {
-        let storage = Storage::zeros(numel(shape) * dtype.size());
-        Tensor::from_parts(storage, Layout::contiguous(shape), dtype)
+    /// A zero-filled contiguous tensor; an impossible size is an error, never a panic.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let storage = Storage::zeros(nbytes_for(shape, dtype.size())?)?;
+        Ok(Tensor::from_parts(
+            storage,
+            Layout::contiguous(shape),
+            dtype,
+        ))
     }
 
     /// A contiguous tensor with unspecified contents, for kernels that overwrite every element.
-    pub(crate) fn uninit(shape: &[usize], dtype: DType) -> Tensor {
-        let storage = Storage::uninit(numel(shape) * dtype.size());
-        Tensor::from_parts(storage, Layout::contiguous(shape), dtype)
+    pub(crate) fn uninit(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let storage = Storage::uninit(nbytes_for(shape, dtype.size())?)?;
+        Ok(Tensor::from_parts(
+            storage,
+            Layout::contiguous(shape),
+            dtype,
+        ))
     }
 
     /// A contiguous tensor that takes the values of `data`; fails if the sizes disagree.
     pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Tensor> {
-        if data.len() != numel(shape) {
+        if checked_numel(shape) != Some(data.len()) {
             return Err(Error::runtime(format!(
                 "from_vec: shape {:?} is invalid for input of size {}",
                 shape,
@@ -78,7 +87,7 @@ impl Tensor {
             )));
         }
         Ok(Tensor::from_parts(
-            Storage::from_vec(data),
+            Storage::from_vec(data)?,
             Layout::contiguous(shape),
             T::DTYPE,
         ))
@@ -176,27 +185,40 @@ impl Tensor {
     }
 
     /// All elements in row-major order, converted to `T`.
+    ///
+    /// # Panics
+    /// When memory runs out: a convenience for tests and examples; see `try_to_vec`.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        self.try_to_vec().expect("to_vec")
+    }
+
+    /// Row-major elements converted to `T`; running out of memory is an error.
+    pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let t = if self.dtype() == T::DTYPE {
             self.clone()
         } else {
-            self.to_dtype(T::DTYPE).unwrap()
+            self.to_dtype(T::DTYPE)?
         };
-        t.contiguous_data::<T>().into_owned()
+        let data = t.contiguous_data::<T>()?;
+        let mut v = crate::alloc_size::try_vec(data.len())?;
+        v.extend_from_slice(&data);
+        Ok(v)
     }
 
     /// Row-major elements; borrowed when contiguous, copied otherwise. `T` must be the dtype.
-    pub fn contiguous_data<T: Element>(&self) -> std::borrow::Cow<'_, [T]> {
+    pub fn contiguous_data<T: Element>(&self) -> Result<std::borrow::Cow<'_, [T]>> {
         assert_eq!(
             T::DTYPE,
             self.dtype(),
             "contiguous_data: element type mismatch"
         );
         if self.is_contiguous() {
-            std::borrow::Cow::Borrowed(self.contiguous_slice::<T>())
+            Ok(std::borrow::Cow::Borrowed(self.contiguous_slice::<T>()))
         } else {
-            let c = self.contiguous_copy();
-            std::borrow::Cow::Owned(c.contiguous_slice::<T>().to_vec())
+            let c = self.contiguous_copy()?;
+            let mut v = crate::alloc_size::try_vec(c.numel())?;
+            v.extend_from_slice(c.contiguous_slice::<T>());
+            Ok(std::borrow::Cow::Owned(v))
         }
     }
 

@@ -1,7 +1,7 @@
 //! Autograd bindings: grad_fn nodes, hooks, grad mode, `autograd.grad`, and custom
 //! `autograd.Function` nodes whose backward is a Python callable.
 
-use crate::errors::to_py;
+use crate::errors::{to_py, IntoPy};
 use crate::tensor::PyTensor;
 use ferrotorch::autograd::{self, Edge, GradHook, Node};
 use ferrotorch::{Error, Tensor};
@@ -180,7 +180,7 @@ fn grads_of(outputs: &[Tensor], g: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Te
         .zip(given)
         .map(|(o, g)| match g {
             Some(g) => Ok(g),
-            None if o.numel() == 1 => Ok(Tensor::ones(o.shape(), o.dtype())),
+            None if o.numel() == 1 => Ok(Tensor::ones(o.shape(), o.dtype()).py()?),
             None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
                 "grad can be implicitly created only for scalar outputs (got shape {:?})",
                 o.shape()
@@ -246,7 +246,7 @@ pub fn _grad(
             match g {
                 Some(g) => Ok(Py::new(py, PyTensor::new(g))?.into_any()),
                 None if materialize_grads => {
-                    Ok(Py::new(py, PyTensor::new(i.zeros_like()))?.into_any())
+                    Ok(Py::new(py, PyTensor::new(i.zeros_like().py()?))?.into_any())
                 }
                 None => Ok(py.None()),
             }
@@ -320,11 +320,11 @@ pub fn _function_node(
         {
             let in_refs: Vec<Tensor> = ins
                 .iter()
-                .map(|t| {
-                    t.clone()
-                        .unwrap_or_else(|| Tensor::zeros(&[], ferrotorch::DType::F32))
+                .map(|t| match t {
+                    Some(t) => Ok(t.clone()),
+                    None => Tensor::zeros(&[], ferrotorch::DType::F32).py(),
                 })
-                .collect();
+                .collect::<PyResult<_>>()?;
             let mask: Vec<bool> = ins.iter().map(|t| t.is_some()).collect();
             let bw = backward.clone();
             let shapes = shapes.clone();
@@ -336,7 +336,7 @@ pub fn _function_node(
                             let t = if j == k {
                                 g.clone()
                             } else {
-                                Tensor::zeros(&shapes[j].0, shapes[j].1)
+                                Tensor::zeros(&shapes[j].0, shapes[j].1).py()?
                             };
                             Py::new(py, PyTensor::new(t)).map(|p| p.into_any())
                         })

@@ -5,6 +5,7 @@ use crate::dtype::extract_dtype;
 use crate::errors::IntoPy;
 use crate::tensor::{default_dtype, PyTensor};
 use ferrotorch::dtype::Category;
+use ferrotorch::error::InOp;
 use ferrotorch::{with_dtype, DType, Element, Scalar, Tensor};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -85,8 +86,8 @@ fn walk(
 pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
     if let Some(t) = crate::interop::from_array_like(data)? {
         return Ok(match dtype {
-            Some(d) => t.copy_as(d),
-            None => t.contiguous_copy(),
+            Some(d) => t.copy_as(d).py()?,
+            None => t.contiguous_copy().py()?,
         });
     }
     let mut shape = Vec::new();
@@ -122,7 +123,7 @@ fn list_rec<T: Element>(py: Python<'_>, data: &[T], shape: &[usize]) -> PyResult
 /// `tolist()`: nested Python lists (a plain number for a 0-d tensor).
 pub fn to_list(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     with_dtype!(t.dtype(), T => {
-        let data = t.contiguous_data::<T>();
+        let data = t.contiguous_data::<T>().py()?;
         if t.numel() == 0 {
             return list_rec_empty(py, t.shape());
         }
@@ -177,7 +178,7 @@ pub fn tensor(
     let dt = opt_dtype(dtype)?;
     let t = if let Ok(src) = data.cast::<PyTensor>() {
         let s = src.borrow().t.clone();
-        s.copy_as(dt.unwrap_or(s.dtype()))
+        s.copy_as(dt.unwrap_or(s.dtype())).py()?
     } else {
         tensor_from_data(data, dt)?
     };
@@ -199,7 +200,7 @@ macro_rules! filled {
             check_device(device)?;
             let shape = shape_arg(stringify!($name), size)?;
             let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-            finish(Tensor::full(&shape, $value, dt), requires_grad)
+            finish(Tensor::full(&shape, $value, dt).op(stringify!($name)).py()?, requires_grad)
         }
     };
 }
@@ -227,7 +228,7 @@ pub fn full(
         Scalar::Int(_) => DType::I64,
         Scalar::Float(_) => default_dtype(),
     });
-    finish(Tensor::full(&shape, v, dt), requires_grad)
+    finish(Tensor::full(&shape, v, dt).op("full").py()?, requires_grad)
 }
 
 macro_rules! filled_like {
@@ -238,7 +239,7 @@ macro_rules! filled_like {
             let _ = (layout, memory_format);
             check_device(device)?;
             let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
-            finish(Tensor::full(input.t.shape(), $value, dt), requires_grad)
+            finish(Tensor::full(input.t.shape(), $value, dt).py()?, requires_grad)
         }
     };
 }
@@ -259,7 +260,7 @@ pub fn full_like(
     let v = extract_scalar(fill_value)?
         .ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
-    finish(Tensor::full(input.t.shape(), v, dt), requires_grad)
+    finish(Tensor::full(input.t.shape(), v, dt).py()?, requires_grad)
 }
 
 /// `arange(end)`, `arange(start, end)`, `arange(start, end, step)`; ints give int64.
@@ -347,11 +348,12 @@ pub fn logspace(
     }
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
     let lin = Tensor::linspace(start, end, steps as usize, DType::F64).py()?;
-    let v: Vec<f64> = lin.to_vec::<f64>().iter().map(|e| base.powf(*e)).collect();
-    finish(
-        Tensor::from_vec(v, &[steps as usize]).py()?.copy_as(dt),
-        requires_grad,
-    )
+    // The exponents are replaced by the powers in place: no second buffer of `steps`.
+    let pow: &mut [f64] = unsafe { lin.contiguous_slice_mut() };
+    for e in pow.iter_mut() {
+        *e = base.powf(*e);
+    }
+    finish(lin.copy_as(dt).py()?, requires_grad)
 }
 
 #[pyfunction]
@@ -371,7 +373,10 @@ pub fn eye(
         )));
     }
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-    finish(Tensor::eye(n as usize, m as usize, dt), requires_grad)
+    finish(
+        Tensor::eye(n as usize, m as usize, dt).op("eye").py()?,
+        requires_grad,
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,6 +2,7 @@
 //! consumer asks for `max_version >= (1, 0)`, legacy ones otherwise), `__dlpack_device__`,
 //! and `from_dlpack` consuming any producer's capsule exactly once.
 
+use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
 use ferrotorch::layout::Layout;
 use ferrotorch::{DType, Storage, Tensor};
@@ -197,7 +198,7 @@ impl PyTensor {
         }
         let copied = copy == Some(true);
         let t = if copied {
-            self.t.contiguous_copy()
+            self.t.contiguous_copy().py()?
         } else {
             self.t.detach()
         };

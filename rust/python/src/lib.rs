@@ -28,6 +28,10 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<device::PyDevice>()?;
+    m.add(
+        "OutOfMemoryError",
+        m.py().get_type::<errors::OutOfMemoryError>(),
+    )?;
     m.add_function(wrap_pyfunction!(tensor::set_default_dtype, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::get_default_dtype, m)?)?;
     m.add_function(wrap_pyfunction!(size::_set_size_class, m)?)?;

@@ -47,7 +47,7 @@ fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
     if ob.is_instance_of::<PyList>() || ob.hasattr("__array__")? {
         let t = tensor_from_data(ob, None)?;
         if t.numel() == 0 {
-            return Ok(TensorIndex::Tensor(t.copy_as(DType::I64)));
+            return Ok(TensorIndex::Tensor(t.copy_as(DType::I64).py()?));
         }
         return Ok(TensorIndex::Tensor(t));
     }
@@ -170,7 +170,7 @@ impl PyTensor {
             ferrotorch::layout::broadcast_shapes("masked_select", self.t.shape(), mask.t.shape())
                 .py()?;
         let x = self.t.broadcast_to(&shape).py()?;
-        let m = mask.t.broadcast_to(&shape).py()?.contiguous_copy();
+        let m = mask.t.broadcast_to(&shape).py()?.contiguous_copy().py()?;
         Ok(PyTensor::new(x.index(&[TensorIndex::Tensor(m)]).py()?))
     }
     #[pyo3(signature = (dim, index, src=None, *, value=None, reduce=None))]
@@ -188,7 +188,7 @@ impl PyTensor {
             Some("add") => self.t.scatter_add(
                 dim,
                 &index.t,
-                &s.broadcast_to(index.t.shape()).py()?.contiguous(),
+                &s.broadcast_to(index.t.shape()).py()?.contiguous().py()?,
             ),
             Some(m) => {
                 return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -221,7 +221,7 @@ impl PyTensor {
         slf.t
             .apply_inplace("scatter_", &[&s], |t| {
                 if add {
-                    t.scatter_add(dim, &idx, &s.broadcast_to(idx.shape())?.contiguous())
+                    t.scatter_add(dim, &idx, &s.broadcast_to(idx.shape())?.contiguous()?)
                 } else {
                     t.scatter(dim, &idx, &s)
                 }
@@ -336,7 +336,8 @@ impl PyTensor {
                 (0..self.t.ndim())
                     .map(|k| {
                         nz.select(1, k as i64)
-                            .map(|c| PyTensor::new(c.contiguous_copy()))
+                            .and_then(|c| c.contiguous_copy())
+                            .map(PyTensor::new)
                     })
                     .collect::<ferrotorch::Result<_>>()
                     .py()?

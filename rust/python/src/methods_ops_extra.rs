@@ -425,7 +425,7 @@ impl PyTensor {
         Ok(slf)
     }
     fn zero_(slf: PyRef<'_, Self>) -> PyResult<PyRef<'_, Self>> {
-        let z = Tensor::zeros(slf.t.shape(), slf.t.dtype());
+        let z = Tensor::zeros(slf.t.shape(), slf.t.dtype()).py()?;
         slf.t.apply_inplace("zero_", &[], |_| Ok(z.clone())).py()?;
         Ok(slf)
     }

@@ -260,7 +260,8 @@ pub fn bernoulli(
             input.t.shape(),
             ferrotorch::Scalar::Float(p),
             input.t.dtype(),
-        ),
+        )
+        .py()?,
         None => input.t.clone(),
     };
     Ok(PyTensor::new(
@@ -346,7 +347,8 @@ pub fn normal(
         .py()?
         .add(&m.to_dtype(DType::F64).py()?)
         .py()?
-        .copy_as(dt);
+        .copy_as(dt)
+        .py()?;
     finish(out, requires_grad)
 }
 
@@ -461,19 +463,21 @@ impl PyTensor {
                 .t
                 .broadcast_to(slf.t.shape())
                 .py()?
-                .contiguous(),
+                .contiguous()
+                .py()?,
             Some(p) => Tensor::full(
                 slf.t.shape(),
                 ferrotorch::Scalar::Float(p.extract()?),
                 DType::F64,
-            ),
-            None => Tensor::full(slf.t.shape(), ferrotorch::Scalar::Float(0.5), DType::F64),
+            )
+            .py()?,
+            None => Tensor::full(slf.t.shape(), ferrotorch::Scalar::Float(0.5), DType::F64).py()?,
         };
         let draw = probs.bernoulli(gen_of(generator).as_ref()).py()?;
         let _g = ferrotorch::autograd::GradModeGuard::new(false);
         slf.t
             .detach()
-            .apply_inplace("bernoulli_", &[], |_| Ok(draw.copy_as(slf.t.dtype())))
+            .apply_inplace("bernoulli_", &[], |_| draw.copy_as(slf.t.dtype()))
             .py()?;
         Ok(slf)
     }

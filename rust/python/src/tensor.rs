@@ -269,7 +269,7 @@ impl PyTensor {
     #[pyo3(signature = (*args))]
     fn py_new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
         if args.is_empty() {
-            return Ok(PyTensor::new(Tensor::zeros(&[0], default_dtype())));
+            return Ok(PyTensor::new(Tensor::zeros(&[0], default_dtype()).py()?));
         }
         let a0 = args.get_item(0)?;
         if args.len() == 1 {
@@ -283,7 +283,7 @@ impl PyTensor {
         }
         let sizes = sizes_from_args(args)?;
         let shape = crate::convert::to_usize_shape("Tensor", &sizes)?;
-        Ok(PyTensor::new(Tensor::zeros(&shape, default_dtype())))
+        Ok(PyTensor::new(Tensor::zeros(&shape, default_dtype()).py()?))
     }
 
     fn __pow__(
@@ -702,7 +702,7 @@ impl PyTensor {
         let t = slf.borrow().t.clone();
         let out = match target {
             Some(d) if d != t.dtype() => t.to_dtype(d).py()?,
-            _ if copy => t.clone_tensor(),
+            _ if copy => t.clone_tensor().py()?,
             _ => return Ok(slf.clone().into_any().unbind()),
         };
         Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
@@ -770,14 +770,14 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.to_dtype(DType::Bool).py()?))
     }
     #[pyo3(signature = (*, memory_format=None))]
-    fn clone(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyTensor {
+    fn clone(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
         let _ = memory_format;
-        PyTensor::new(self.t.clone_tensor())
+        Ok(PyTensor::new(self.t.clone_tensor().py()?))
     }
     #[pyo3(signature = (memory_format=None))]
-    fn contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyTensor {
+    fn contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
         let _ = memory_format;
-        PyTensor::new(self.t.contiguous())
+        Ok(PyTensor::new(self.t.contiguous().py()?))
     }
 
     // ---- autograd ----
@@ -864,7 +864,7 @@ impl PyTensor {
                         self.t.shape()
                     )));
                 }
-                Tensor::ones(self.t.shape(), self.t.dtype())
+                Tensor::ones(self.t.shape(), self.t.dtype()).py()?
             }
         };
         let root = self.t.clone();

@@ -31,11 +31,38 @@ class SequentialSampler(Sampler):
         return len(self.data_source)
 
 
+# Draws with replacement come in chunks of this many: memory stays flat however many
+# samples are asked for (an "infinite" sampler), at one generator call per chunk.
+_CHUNK = 32
+
+
+def _check_bool(name: str, value: Any, error: type) -> None:
+    if not isinstance(value, bool):
+        raise error(f"{name} should be a boolean value, but got {name}={value}")
+
+
+def _check_num_samples(num_samples: Any) -> None:
+    if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+        raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+
+
+def _fresh_generator() -> Any:
+    """A generator seeded from the global one, so each epoch differs unless the user seeds."""
+    seed = int(_core.randint(0, 2**62, (1,)).item())
+    return _core.Generator().manual_seed(seed)
+
+
 class RandomSampler(Sampler):
-    """A random permutation (or ``num_samples`` draws with replacement)."""
+    """A random permutation per epoch, or ``num_samples`` draws with replacement.
+
+    Indices are drawn lazily (with replacement, 32 at a time), so a sampler with
+    ``num_samples=10**10`` yields its first index at once and holds no list of them.
+    """
 
     def __init__(self, data_source: Sized, replacement: bool = False, num_samples: Optional[int] = None, generator: Optional[Any] = None) -> None:
         self.data_source, self.replacement, self._num_samples, self.generator = data_source, replacement, num_samples, generator
+        _check_bool("replacement", replacement, TypeError)
+        # As in PyTorch, a bool passes here (True counts as 1), unlike in WeightedRandomSampler.
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
             raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
 
@@ -45,12 +72,12 @@ class RandomSampler(Sampler):
 
     def __iter__(self) -> Iterator[int]:
         n = len(self.data_source)
-        g = self.generator
-        if g is None:
-            seed = int(_core.randint(0, 2**62, (1,)).item())
-            g = _core.Generator().manual_seed(seed)
+        g = _fresh_generator() if self.generator is None else self.generator
         if self.replacement:
-            yield from _core.randint(0, n, (self.num_samples,), generator=g).tolist()
+            full, rest = divmod(self.num_samples, _CHUNK)
+            for _ in range(full):
+                yield from _core.randint(0, n, (_CHUNK,), dtype=_core.int64, generator=g).tolist()
+            yield from _core.randint(0, n, (rest,), dtype=_core.int64, generator=g).tolist()
             return
         for _ in range(self.num_samples // n):
             yield from _core.randperm(n, generator=g).tolist()
@@ -61,7 +88,7 @@ class RandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """The given indices in random order."""
+    """The given indices in random order (one permutation of their positions per epoch)."""
 
     def __init__(self, indices: Sequence[int], generator: Optional[Any] = None) -> None:
         self.indices, self.generator = indices, generator
@@ -75,21 +102,36 @@ class SubsetRandomSampler(Sampler):
 
 
 class WeightedRandomSampler(Sampler):
-    """Indices drawn with probability proportional to ``weights``."""
+    """Indices drawn with probability proportional to ``weights``.
+
+    With replacement the draws come lazily in chunks, so ``num_samples`` may be huge; without
+    replacement ``num_samples`` is at most ``len(weights)`` and one draw gives them all.
+    """
 
     def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator: Optional[Any] = None) -> None:
-        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        _check_num_samples(num_samples)
+        _check_bool("replacement", replacement, ValueError)
         w = weights if isinstance(weights, _core.Tensor) else _core.tensor(list(weights), dtype=_core.float64)
         if w.ndim != 1:
             raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}")
         self.weights, self.num_samples, self.replacement, self.generator = w.double(), num_samples, replacement, generator
 
     def __iter__(self) -> Iterator[int]:
-        yield from _core.multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
+        if not self.replacement:
+            yield from _core.multinomial(self.weights, self.num_samples, False, generator=self.generator).tolist()
+            return
+        left = self.num_samples
+        while left > 0:
+            k = min(left, _WEIGHTED_CHUNK)
+            yield from _core.multinomial(self.weights, k, True, generator=self.generator).tolist()
+            left -= k
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+# Each multinomial call re-normalizes the weights, so weighted chunks are larger than 32.
+_WEIGHTED_CHUNK = 1024
 
 
 class BatchSampler(Sampler):

@@ -186,7 +186,7 @@ fn accumulate_into_grad(t: &Tensor, g: Tensor, create_graph: bool) -> Result<()>
             p
         }
         Some(p) => p.add(&g)?,
-        None if !create_graph => g.contiguous_copy(),
+        None if !create_graph => g.contiguous_copy()?,
         None => g,
     };
     t.meta().grad = Some(new);

@@ -4,6 +4,7 @@ use crate::autograd::record;
 use crate::cpu::math::{Float, Num};
 use crate::cpu::parallel::{zip, Src};
 use crate::dtype::{result_type, Operand};
+use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
 use crate::ops::broadcast_blocks;
 use crate::{bail, DType, Error, Result, Scalar, Tensor};
@@ -132,22 +133,23 @@ fn as_src<'a>(t: Cow<'a, Tensor>, shape: &[usize]) -> Result<Cow<'a, Tensor>> {
             strides,
             offset: t.offset(),
         })
-        .contiguous_copy(),
+        .contiguous_copy()?,
     ))
 }
 
 /// `t` in dtype `dt`, borrowed when it already is.
-fn in_dtype(t: &Tensor, dt: DType) -> Cow<'_, Tensor> {
-    if t.dtype() == dt {
+fn in_dtype(t: &Tensor, dt: DType) -> Result<Cow<'_, Tensor>> {
+    Ok(if t.dtype() == dt {
         Cow::Borrowed(t)
     } else {
-        Cow::Owned(t.copy_as(dt))
-    }
+        Cow::Owned(t.copy_as(dt)?)
+    })
 }
 
 fn src_of<T: crate::Element>(t: &Tensor, n: usize) -> Src<'_, T> {
     if t.numel() == 1 && n != 1 {
-        Src::Scalar(t.contiguous_data::<T>()[0])
+        // One element sits at the offset whatever the strides.
+        Src::Scalar(unsafe { t.storage().slice::<T>(t.offset(), 1)[0] })
     } else {
         Src::Slice(t.contiguous_slice::<T>())
     }
@@ -305,7 +307,7 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         common = DType::F32;
     }
     let cd = compute_dtype(common);
-    let (a, b) = (in_dtype(a, cd), in_dtype(b, cd));
+    let (a, b) = (in_dtype(a, cd)?, in_dtype(b, cd)?);
     // Row-pattern broadcasts read the small operand in place instead of copying it out.
     let blocks = broadcast_blocks::plan(&a, &b, &shape);
     let (a, b) = if blocks.is_some() {
@@ -324,7 +326,7 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     let out_dtype = if op.is_compare() { DType::Bool } else { cd };
-    let out = Tensor::uninit(&shape, out_dtype);
+    let out = Tensor::uninit(&shape, out_dtype).op(name)?;
     macro_rules! run {
         ($C:ty, $f:ident) => {{
             if let Some(plan) = blocks {
@@ -354,15 +356,15 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(if op.is_compare() || out.dtype() == common {
         out
     } else {
-        out.copy_as(common)
+        out.copy_as(common)?
     })
 }
 
 impl Tensor {
     /// Cast outside autograd (self when the dtype matches).
-    pub(crate) fn to_dtype_raw(&self, dtype: DType) -> Tensor {
+    pub(crate) fn to_dtype_raw(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
-            self.clone()
+            Ok(self.clone())
         } else {
             self.copy_as(dtype)
         }
@@ -440,7 +442,7 @@ impl Tensor {
                         let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;
                         let ga = b
                             .eq_scalar(Scalar::Float(0.0))?
-                            .where_(&Tensor::zeros(&[], ga.dtype()), &ga)?;
+                            .where_(&Tensor::zeros(&[], ga.dtype())?, &ga)?;
                         let gb = if b.requires_grad() {
                             // d/db a^b = a^b ln a, taken as 0 where a == 0 (the limit for b > 0).
                             let lg = a.log()?;
@@ -455,8 +457,8 @@ impl Tensor {
                     }
                     Maximum | Minimum => {
                         let cmp = if op == Maximum { Gt } else { Lt };
-                        let wa = binary_forward(cmp, a, b)?.to_dtype_raw(g.dtype());
-                        let tie = binary_forward(Eq, a, b)?.to_dtype_raw(g.dtype());
+                        let wa = binary_forward(cmp, a, b)?.to_dtype_raw(g.dtype())?;
+                        let tie = binary_forward(Eq, a, b)?.to_dtype_raw(g.dtype())?;
                         let wa = wa.add(&tie.mul_scalar(Scalar::Float(0.5))?)?;
                         let wb = wa.neg()?.add_scalar(Scalar::Float(1.0))?;
                         (Some(g.mul(&wa)?), Some(g.mul(&wb)?))
@@ -466,7 +468,7 @@ impl Tensor {
                         let den = a.mul(a)?.add(&b.mul(b)?)?;
                         let den = den
                             .eq_scalar(Scalar::Float(0.0))?
-                            .where_(&Tensor::ones(&[], den.dtype()), &den)?;
+                            .where_(&Tensor::ones(&[], den.dtype())?, &den)?;
                         (
                             Some(g.mul(b)?.div(&den)?),
                             Some(g.neg()?.mul(a)?.div(&den)?),
@@ -476,7 +478,7 @@ impl Tensor {
                         Some(g.clone()),
                         Some(g.neg()?.mul(&binary_forward(FloorDiv, a, b)?)?),
                     ),
-                    FloorDiv | TruncDiv => (Some(g.zeros_like()), Some(g.zeros_like())),
+                    FloorDiv | TruncDiv => (Some(g.zeros_like()?), Some(g.zeros_like()?)),
                     Fmod => (
                         Some(g.clone()),
                         Some(g.neg()?.mul(&binary_forward(TruncDiv, a, b)?)?),
@@ -487,16 +489,16 @@ impl Tensor {
                     }
                     Copysign => {
                         // d/da |a| * s(b) = sign(a) * s(b), where s(b) = copysign(1, b).
-                        let s = binary_forward(Copysign, &Tensor::ones(&[], a.dtype()), b)?;
+                        let s = binary_forward(Copysign, &Tensor::ones(&[], a.dtype())?, b)?;
                         let ga = g.mul(&a.sign()?.mul(&s)?)?;
-                        (Some(ga), Some(g.zeros_like()))
+                        (Some(ga), Some(g.zeros_like()?))
                     }
                     Xlogy => {
                         // log(b), except 0 where a == b == 0 (as PyTorch, avoiding -inf).
                         let both0 = a
                             .eq_scalar(Scalar::Float(0.0))?
                             .binary(LogicalAnd, &b.eq_scalar(Scalar::Float(0.0))?)?;
-                        let zero = Tensor::zeros(&[], g.dtype());
+                        let zero = Tensor::zeros(&[], g.dtype())?;
                         let ga = both0.where_(&zero, &g.mul(&b.log()?)?)?;
                         (Some(ga), Some(g.mul(a)?.div(b)?))
                     }
@@ -587,7 +589,7 @@ impl Tensor {
         self.apply_inplace(&name, &[o], |s| s.binary(op, o))
     }
 
-    pub fn zeros_like(&self) -> Tensor {
+    pub fn zeros_like(&self) -> Result<Tensor> {
         Tensor::zeros(self.shape(), self.dtype())
     }
 }

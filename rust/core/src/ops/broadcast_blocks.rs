@@ -113,7 +113,7 @@ mod tests {
     use crate::DType;
 
     fn t(shape: &[usize]) -> Tensor {
-        Tensor::zeros(shape, DType::F32)
+        Tensor::zeros(shape, DType::F32).unwrap()
     }
 
     #[test]

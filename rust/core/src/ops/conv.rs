@@ -4,7 +4,7 @@
 //! gradients work.
 
 use crate::autograd::{is_grad_enabled, record};
-use crate::ops::conv_kernels::{backward, forward, Geometry, Grads};
+use crate::ops::conv_kernels::{backward, check_scratch, forward, Geometry, Grads};
 use crate::ops::unfold::Window;
 use crate::{DType, Result, Tensor};
 
@@ -36,10 +36,10 @@ impl Tensor {
         ohw: [usize; 2],
     ) -> Result<Tensor> {
         let (x, w) = (
-            self.contiguous_copy_if_needed(),
-            weight.contiguous_copy_if_needed(),
+            self.contiguous_copy_if_needed()?,
+            weight.contiguous_copy_if_needed()?,
         );
-        let b = bias.map(|b| b.contiguous_copy_if_needed());
+        let b = bias.map(|b| b.contiguous_copy_if_needed()).transpose()?;
         let geo = Geometry {
             n: x.shape()[0],
             c: x.shape()[1],
@@ -52,11 +52,12 @@ impl Tensor {
         // Every element is written, except with no input channels (then the product is empty).
         let out_shape = [geo.n, geo.o, ohw[0], ohw[1]];
         let out = if geo.k() == 0 {
-            Tensor::zeros(&out_shape, x.dtype())
+            Tensor::zeros(&out_shape, x.dtype())?
         } else {
-            Tensor::uninit(&out_shape, x.dtype())
+            Tensor::uninit(&out_shape, x.dtype())?
         };
         if out.numel() > 0 {
+            check_scratch(&geo, false, x.dtype().size())?;
             float_only!(x.dtype(), T => forward::<T>(
                 &geo,
                 x.contiguous_slice(),
@@ -81,16 +82,21 @@ impl Tensor {
                 if is_grad_enabled() {
                     return conv2d_backward_differentiable(gout, x, w, &geo, has_bias);
                 }
-                let gout = gout.contiguous_copy_if_needed();
-                let xc = x.contiguous_copy_if_needed();
-                let wc = w.contiguous_copy_if_needed();
+                let gout = gout.contiguous_copy_if_needed()?;
+                let xc = x.contiguous_copy_if_needed()?;
+                let wc = w.contiguous_copy_if_needed()?;
                 let gx = x
                     .requires_grad()
-                    .then(|| Tensor::zeros(x.shape(), x.dtype()));
+                    .then(|| Tensor::zeros(x.shape(), x.dtype()))
+                    .transpose()?;
                 let gw = w
                     .requires_grad()
-                    .then(|| Tensor::uninit(w.shape(), w.dtype()));
-                let gb = has_bias.then(|| Tensor::uninit(&[geo.o], x.dtype()));
+                    .then(|| Tensor::uninit(w.shape(), w.dtype()))
+                    .transpose()?;
+                let gb = has_bias
+                    .then(|| Tensor::uninit(&[geo.o], x.dtype()))
+                    .transpose()?;
+                check_scratch(&geo, true, x.dtype().size())?;
                 float_only!(x.dtype(), T => backward::<T>(
                     &geo,
                     xc.contiguous_slice(),

@@ -104,6 +104,23 @@ fn split(g: &Geometry, backward: bool) -> Split {
     }
 }
 
+/// Refuses, before any thread allocates it, column scratch that no machine could hold: the
+/// per-thread buffers are sized inside the thread pool, where a failure cannot be reported.
+pub(crate) fn check_scratch(g: &Geometry, backward: bool, elem_size: usize) -> crate::Result<()> {
+    let s = split(g, backward);
+    let per_image = (g.c.saturating_mul(g.kk()))
+        .saturating_add(g.o)
+        .saturating_mul(g.l());
+    let at_once = thread_pool::num_threads()
+        .min(g.n.div_ceil(s.per_task.max(1)))
+        .max(1);
+    let bytes = per_image
+        .saturating_mul(s.per_block)
+        .saturating_mul(at_once)
+        .saturating_mul(elem_size);
+    crate::alloc_size::check_request(bytes).map_err(|e| e.in_op("conv2d"))
+}
+
 /// Unfolds `nb` whole images side by side: row `r` of image `b`'s columns lands at
 /// `cols[r * ld + b * L]`, `ld = nb * L`.
 fn unfold_block<T: ConvFloat>(g: &Geometry, x_imgs: &[T], nb: usize, cols: &mut [T]) {

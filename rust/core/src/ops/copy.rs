@@ -1,6 +1,7 @@
 //! Copies and casts: `contiguous`, `to(dtype)`, `clone`, `copy_`.
 
 use crate::autograd::record;
+use crate::error::InOp;
 use crate::layout::{for_each_offset, for_each_row, Layout};
 use crate::{with_dtype, DType, Element, Error, Result, Tensor};
 use rayon::prelude::*;
@@ -89,25 +90,25 @@ fn gather_rows<S: Element, D: Element>(
 
 impl Tensor {
     /// A fresh contiguous copy with the given dtype, outside autograd.
-    pub fn copy_as(&self, dtype: DType) -> Tensor {
-        let out = Tensor::uninit(self.shape(), dtype);
+    pub fn copy_as(&self, dtype: DType) -> Result<Tensor> {
+        let out = Tensor::uninit(self.shape(), dtype)?;
         with_dtype!(self.dtype(), S => with_dtype!(dtype, D => {
             let dst = unsafe { out.contiguous_slice_mut::<D>() };
             gather_into::<S, D>(self, dst);
         }));
-        out
+        Ok(out)
     }
 
     /// A fresh contiguous copy, outside autograd.
-    pub fn contiguous_copy(&self) -> Tensor {
+    pub fn contiguous_copy(&self) -> Result<Tensor> {
         self.copy_as(self.dtype())
     }
 
     /// Self when already contiguous, else a contiguous copy (outside autograd): for results
     /// permuted back into place, where the permutation is often the identity.
-    pub(crate) fn contiguous_raw(&self) -> Tensor {
+    pub(crate) fn contiguous_raw(&self) -> Result<Tensor> {
         if self.is_contiguous() {
-            self.clone()
+            Ok(self.clone())
         } else {
             self.contiguous_copy()
         }
@@ -120,10 +121,10 @@ impl Tensor {
         }
         if self.requires_grad() && !dtype.is_float() {
             // The result simply does not require grad, as in PyTorch.
-            return Ok(self.copy_as(dtype));
+            return self.copy_as(dtype);
         }
         let src = self.dtype();
-        let out = self.copy_as(dtype);
+        let out = self.copy_as(dtype)?;
         Ok(record(
             "ToCopyBackward0",
             out,
@@ -135,17 +136,22 @@ impl Tensor {
     }
 
     /// `clone()`: a contiguous copy that stays in the graph.
-    pub fn clone_tensor(&self) -> Tensor {
-        let out = self.contiguous_copy();
-        record("CloneBackward0", out, &[self], &[], false, |g, _| {
-            Ok(vec![Some(g.clone())])
-        })
+    pub fn clone_tensor(&self) -> Result<Tensor> {
+        let out = self.contiguous_copy().op("clone")?;
+        Ok(record(
+            "CloneBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            |g, _| Ok(vec![Some(g.clone())]),
+        ))
     }
 
     /// `contiguous()`: self when already contiguous, else a copy that stays in the graph.
-    pub fn contiguous(&self) -> Tensor {
+    pub fn contiguous(&self) -> Result<Tensor> {
         if self.is_contiguous() {
-            self.clone()
+            Ok(self.clone())
         } else {
             self.clone_tensor()
         }
@@ -165,7 +171,7 @@ impl Tensor {
             offset: src.offset(),
         });
         // Gather first so that overlapping source and destination stay correct.
-        let tmp = src.copy_as(self.dtype());
+        let tmp = src.copy_as(self.dtype())?;
         with_dtype!(self.dtype(), D => {
             let vals = tmp.contiguous_slice::<D>();
             let l = self.layout();

@@ -1,23 +1,24 @@
 //! Tensors made from nothing: full, ones, arange, linspace, eye.
 
+use crate::error::InOp;
 use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
 
 impl Tensor {
     /// A tensor of `shape` filled with `value`.
-    pub fn full(shape: &[usize], value: Scalar, dtype: DType) -> Tensor {
-        let t = Tensor::zeros(shape, dtype);
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::uninit(shape, dtype)?;
         with_dtype!(dtype, T => {
             let v: T = value.to_elem();
             unsafe { t.contiguous_slice_mut::<T>() }.fill(v);
         });
-        t
+        Ok(t)
     }
 
-    pub fn ones(shape: &[usize], dtype: DType) -> Tensor {
+    pub fn ones(shape: &[usize], dtype: DType) -> Result<Tensor> {
         Tensor::full(shape, Scalar::Int(1), dtype)
     }
 
-    pub fn ones_like_tensor(t: &Tensor) -> Tensor {
+    pub fn ones_like_tensor(t: &Tensor) -> Result<Tensor> {
         Tensor::ones(t.shape(), t.dtype())
     }
 
@@ -33,7 +34,7 @@ impl Tensor {
             );
         }
         let n = ((end - start) / step).ceil().max(0.0) as usize;
-        let t = Tensor::zeros(&[n], dtype);
+        let t = Tensor::uninit(&[n], dtype).op("arange")?;
         with_dtype!(dtype, T => {
             let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
             for (i, v) in o.iter_mut().enumerate() {
@@ -45,7 +46,7 @@ impl Tensor {
 
     /// `linspace(start, end, steps)`: computed from both ends, as PyTorch does, for symmetry.
     pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(&[steps], dtype);
+        let t = Tensor::uninit(&[steps], dtype).op("linspace")?;
         let step = if steps > 1 {
             (end - start) / (steps - 1) as f64
         } else {
@@ -62,14 +63,14 @@ impl Tensor {
         Ok(t)
     }
 
-    pub fn eye(n: usize, m: usize, dtype: DType) -> Tensor {
-        let t = Tensor::zeros(&[n, m], dtype);
+    pub fn eye(n: usize, m: usize, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(&[n, m], dtype).op("eye")?;
         with_dtype!(dtype, T => {
             let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
             for i in 0..n.min(m) {
                 o[i * m + i] = T::from_i64(1);
             }
         });
-        t
+        Ok(t)
     }
 }

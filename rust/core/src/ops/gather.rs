@@ -24,16 +24,16 @@ fn index_values(op: &str, index: &Tensor) -> Result<Vec<i64>> {
             index.dtype().name()
         );
     }
-    Ok(index.to_vec::<i64>())
+    index.try_to_vec::<i64>()
 }
 
 /// Offsets into `x` of every position of `shape` with `dim` zeroed (the base of each lookup).
-fn base_offsets(x_layout: &Layout, shape: &[usize], dim: usize) -> Vec<usize> {
+fn base_offsets(x_layout: &Layout, shape: &[usize], dim: usize) -> Result<Vec<usize>> {
     let mut strides: Vec<usize> = x_layout.strides.clone();
     strides[dim] = 0;
-    let mut out = Vec::with_capacity(shape.iter().product());
+    let mut out = crate::alloc_size::try_vec(shape.iter().product())?;
     for_each_offset(shape, &strides, x_layout.offset, |o| out.push(o));
-    out
+    Ok(out)
 }
 
 fn check_gather_shapes(op: &str, x: &Tensor, index: &Tensor, dim: usize) -> Result<()> {
@@ -70,8 +70,8 @@ impl Tensor {
         let idx = index_values("gather", index)?;
         let size = x.shape()[d] as i64;
         let out_shape = index.shape().to_vec();
-        let out = Tensor::zeros(&out_shape, self.dtype());
-        let bases = base_offsets(x.layout(), idx_t.shape(), d);
+        let out = Tensor::zeros(&out_shape, self.dtype())?;
+        let bases = base_offsets(x.layout(), idx_t.shape(), d)?;
         let stride = x.strides()[d];
         with_dtype!(self.dtype(), T => {
             let src: &[T] = unsafe { x.storage().slice(0, x.layout().storage_span()) };
@@ -92,7 +92,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype());
+                let z = Tensor::zeros(&in_shape, g.dtype())?;
                 Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
             },
         ))
@@ -121,20 +121,20 @@ impl Tensor {
         }
         let idx = index_values(op, index)?;
         let size = x.shape()[dim] as i64;
-        let out = x.contiguous_copy();
+        let out = x.contiguous_copy()?;
         // The part of src covered by index, in row-major order.
-        let src = src.to_dtype_raw(self.dtype()).as_1d_if_scalar();
+        let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
         let vals = if src.ndim() == idx_t.ndim() {
             src.alias(Layout {
                 shape: idx_t.shape().to_vec(),
                 strides: src.strides().to_vec(),
                 offset: src.offset(),
             })
-            .contiguous_copy()
+            .contiguous_copy()?
         } else {
-            src.broadcast_to(idx_t.shape())?.contiguous_copy()
+            src.broadcast_to(idx_t.shape())?.contiguous_copy()?
         };
-        let bases = base_offsets(out.layout(), idx_t.shape(), dim);
+        let bases = base_offsets(out.layout(), idx_t.shape(), dim)?;
         let stride = out.strides()[dim];
         with_dtype!(self.dtype(), T => {
             let dst: &mut [T] = unsafe { out.contiguous_slice_mut() };
@@ -246,7 +246,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype());
+                let z = Tensor::zeros(&in_shape, g.dtype())?;
                 Ok(vec![Some(z.index_add(
                     d as i64,
                     &index,
@@ -300,7 +300,7 @@ impl Tensor {
             .collect();
         let it = Tensor::from_vec(wrapped, &ishape)?
             .broadcast_to(&expect)?
-            .contiguous_copy();
+            .contiguous_copy()?;
         let out = self
             .detach()
             .scatter_impl("index_add", d, &it, &src.detach(), true)?;
@@ -334,20 +334,20 @@ impl Tensor {
         let shape = crate::layout::broadcast_shapes("where", &shape, b.shape())?;
         let dt = crate::dtype::promote_types(a.dtype(), b.dtype());
         let c = cond
-            .to_dtype_raw(DType::Bool)
+            .to_dtype_raw(DType::Bool)?
             .broadcast_to(&shape)?
-            .contiguous_copy();
+            .contiguous_copy()?;
         let av = a
             .detach()
-            .to_dtype_raw(dt)
+            .to_dtype_raw(dt)?
             .broadcast_to(&shape)?
-            .contiguous_copy();
+            .contiguous_copy()?;
         let bv = b
             .detach()
-            .to_dtype_raw(dt)
+            .to_dtype_raw(dt)?
             .broadcast_to(&shape)?
-            .contiguous_copy();
-        let out = Tensor::zeros(&shape, dt);
+            .contiguous_copy()?;
+        let out = Tensor::zeros(&shape, dt)?;
         with_dtype!(dt, T => {
             let (cs, xs, ys) = (c.contiguous_slice::<bool>(), av.contiguous_slice::<T>(), bv.contiguous_slice::<T>());
             let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
@@ -407,7 +407,7 @@ fn fit_src_grad(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// Zero-pads a gradient up to `shape` (the part of src that index did not cover gets none).
 fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let z = Tensor::zeros(shape, g.dtype());
+    let z = Tensor::zeros(shape, g.dtype())?;
     let mut v = z.clone();
     for (d, &n) in g.shape().iter().enumerate() {
         v = v.narrow(d as i64, 0, n as i64)?;

@@ -131,7 +131,7 @@ impl Tensor {
 
     /// For a bool tensor: the int64 index of each True element, one 1-D tensor per dim.
     pub fn nonzero_columns(&self) -> Result<Vec<Tensor>> {
-        let mask = self.to_vec::<bool>();
+        let mask = self.try_to_vec::<bool>()?;
         let nd = self.ndim();
         let strides = crate::layout::contiguous_strides(self.shape());
         let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd.max(1)];
@@ -162,7 +162,7 @@ impl Tensor {
         let b = self.binary_scalar(crate::ops::BinaryOp::Ne, Scalar::Int(0))?;
         let cols = b.nonzero_columns()?;
         if cols.is_empty() {
-            let n = b.to_vec::<bool>().iter().filter(|&&v| v).count();
+            let n = b.try_to_vec::<bool>()?.iter().filter(|&&v| v).count();
             return Tensor::from_vec(Vec::<i64>::new(), &[n, 0]);
         }
         let stacked = Tensor::stack(&cols, 1)?;
@@ -205,14 +205,15 @@ impl Tensor {
         // Linear index into the flattened advanced dims, with bounds checks and negative wrap.
         let sizes: Vec<usize> = dims.iter().map(|&d| v.shape()[d]).collect();
         let n: usize = bshape.iter().product();
-        let mut lin = vec![0i64; n];
+        let mut lin = crate::alloc_size::try_vec(n)?;
+        lin.resize(n, 0i64);
         let mut mult = 1i64;
         for (k, (d, t)) in adv.iter().enumerate().rev() {
             let size = sizes[k] as i64;
             let vals = t
-                .to_dtype_raw(DType::I64)
+                .to_dtype_raw(DType::I64)?
                 .broadcast_to(&bshape)?
-                .to_vec::<i64>();
+                .try_to_vec::<i64>()?;
             for (l, &i) in lin.iter_mut().zip(&vals) {
                 if i < -size || i >= size {
                     bail!(
@@ -249,11 +250,11 @@ impl Tensor {
 
     /// Out-of-place assignment into the flattened tensor: `out[pos[i]] = v[i]` (or `+=`).
     pub fn put_linear(&self, pos: &Tensor, values: &Tensor, accumulate: bool) -> Result<Tensor> {
-        let p = pos.to_vec::<i64>();
+        let p = pos.try_to_vec::<i64>()?;
         let n = self.numel() as i64;
         let vals = values
-            .to_dtype_raw(self.dtype())
-            .contiguous_copy_if_needed();
+            .to_dtype_raw(self.dtype())?
+            .contiguous_copy_if_needed()?;
         if vals.numel() != p.len() {
             bail!(
                 Runtime,
@@ -262,7 +263,7 @@ impl Tensor {
                 p.len()
             );
         }
-        let out = self.contiguous_copy();
+        let out = self.contiguous_copy()?;
         with_dtype!(self.dtype(), T => {
             let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
             let v = vals.contiguous_slice::<T>();
@@ -284,7 +285,7 @@ impl Tensor {
                 let gself = if accumulate {
                     g.clone()
                 } else {
-                    let z = Tensor::zeros(&[pos.numel()], g.dtype());
+                    let z = Tensor::zeros(&[pos.numel()], g.dtype())?;
                     g.put_linear(&pos, &z, false)?
                 };
                 let gv = g
@@ -331,7 +332,7 @@ impl Tensor {
             // Fast path: write straight through the view.
             let view = self.detach().index(items)?;
             let value = strip_leading_ones(value, view.ndim())?;
-            return view.write_from(&value.to_dtype_raw(self.dtype()).broadcast_to(view.shape()).map_err(|_| {
+            return view.write_from(&value.to_dtype_raw(self.dtype())?.broadcast_to(view.shape()).map_err(|_| {
                 crate::Error::runtime(format!("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}", shape_str(&value), shape_str(&view)))
             })?);
         }

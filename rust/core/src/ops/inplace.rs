@@ -62,12 +62,12 @@ impl Tensor {
         }
         // Writing through a view changes the base: snapshot it so its history can be rebased.
         let base_snapshot = match &base {
-            Some(b) if tracking => Some(b.clone_tensor()),
+            Some(b) if tracking => Some(b.clone_tensor()?),
             _ => None,
         };
         // The op's node may save its input; give it a snapshot the write below cannot change.
         let src = if tracking {
-            self.clone_tensor()
+            self.clone_tensor()?
         } else {
             self.clone()
         };

@@ -2,6 +2,7 @@
 
 use crate::autograd::record;
 use crate::error::fmt_shape;
+use crate::error::InOp;
 use crate::layout::wrap_dim;
 use crate::{bail, DType, Result, Tensor};
 
@@ -91,7 +92,7 @@ impl Tensor {
         let mut shape = first.shape().to_vec();
         shape[d] = total;
         let out = match target {
-            Target::New => Tensor::zeros(&shape, dt),
+            Target::New => Tensor::zeros(&shape, dt).op("cat")?,
             #[cfg(unix)]
             Target::Shared => Tensor::zeros_shared(&shape, dt)?,
             Target::Out(o) => {
@@ -178,7 +179,7 @@ impl Tensor {
             for &d in dims {
                 wrap_dim("flip", d, 0)?;
             }
-            return Ok(self.clone_tensor());
+            return self.clone_tensor();
         }
         let mut out = self.detach();
         let mut seen = Vec::new();
@@ -196,7 +197,7 @@ impl Tensor {
             out = out.index_select(d as i64, &idx)?;
         }
         if seen.is_empty() {
-            out = out.contiguous_copy();
+            out = out.contiguous_copy()?;
         }
         let dims: Vec<i64> = seen.iter().map(|&d| d as i64).collect();
         Ok(record(

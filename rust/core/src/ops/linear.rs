@@ -8,12 +8,15 @@ use crate::autograd::GradModeGuard;
 use crate::{bail, DType, Element, Result, Tensor};
 
 /// Adds `bias` to every row of the fresh contiguous `out` of shape [rows, n].
-fn add_bias_rows<T: Element + std::ops::Add<Output = T>>(out: &Tensor, bias: &Tensor) {
-    let b = bias.contiguous();
+fn add_bias_rows<T: Element + std::ops::Add<Output = T>>(
+    out: &Tensor,
+    bias: &Tensor,
+) -> Result<()> {
+    let b = bias.contiguous()?;
     let b: &[T] = b.contiguous_slice();
     let n = b.len();
     if n == 0 {
-        return;
+        return Ok(());
     }
     // Safety: `out` was allocated by the caller and nobody else has seen it yet.
     let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
@@ -31,6 +34,7 @@ fn add_bias_rows<T: Element + std::ops::Add<Output = T>>(out: &Tensor, bias: &Te
     } else {
         add_rows(o);
     }
+    Ok(())
 }
 
 impl Tensor {
@@ -66,17 +70,17 @@ impl Tensor {
             let x2 = x.reshape(&[rows as i64, k as i64])?;
             // The product overwrites every element unless the inner dim is empty (sum of nothing).
             let out2 = if k == 0 {
-                Tensor::zeros(&[rows, out_f], x.dtype())
+                Tensor::zeros(&[rows, out_f], x.dtype())?
             } else {
-                Tensor::uninit(&[rows, out_f], x.dtype())
+                Tensor::uninit(&[rows, out_f], x.dtype())?
             };
             if k > 0 && rows * out_f > 0 {
                 crate::ops::matmul::gemm_into(&x2, &w.t()?, &out2);
             }
             if let Some(b) = bias {
                 match x.dtype() {
-                    DType::F64 => add_bias_rows::<f64>(&out2, b),
-                    _ => add_bias_rows::<f32>(&out2, b),
+                    DType::F64 => add_bias_rows::<f64>(&out2, b)?,
+                    _ => add_bias_rows::<f32>(&out2, b)?,
                 }
             }
             out2

@@ -5,6 +5,7 @@
 use crate::autograd::record;
 use crate::cpu::gemm_any::gemm_any;
 use crate::cpu::sgemm;
+use crate::error::InOp;
 use crate::layout::{broadcast_shapes, for_each_offset, Layout};
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
 use gemm::Parallelism;
@@ -135,17 +136,17 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let dt = a.dtype();
     let out = if dt == DType::BF16 {
         // No bf16 gemm kernel: compute in f32.
-        let (a32, b32) = (a.copy_as(DType::F32), b.copy_as(DType::F32));
-        let o = Tensor::zeros(&shape, DType::F32);
+        let (a32, b32) = (a.copy_as(DType::F32)?, b.copy_as(DType::F32)?);
+        let o = Tensor::zeros(&shape, DType::F32).op("matmul")?;
         gemm_batches::<f32>(&a32, &b32, &o);
-        o.copy_as(DType::BF16)
+        o.copy_as(DType::BF16)?
     } else {
         // gemm overwrites every element unless the inner dim is empty (then the sum is 0).
         let inner_empty = a.shape()[nd - 1] == 0;
         let o = if inner_empty || !dt.is_float() {
-            Tensor::zeros(&shape, dt)
+            Tensor::zeros(&shape, dt).op("matmul")?
         } else {
-            Tensor::uninit(&shape, dt)
+            Tensor::uninit(&shape, dt).op("matmul")?
         };
         if !inner_empty {
             with_dtype!(dt, T => gemm_batches::<T>(a, b, &o));

@@ -94,10 +94,10 @@ impl Tensor {
         } else {
             DType::F32
         };
-        let rows = to_rows(&self.to_dtype_raw(cd), &dims);
-        let y = Tensor::uninit(self.shape(), cd);
-        let mean = Tensor::zeros(&rows.keep_shape, cd);
-        let rstd = Tensor::zeros(&rows.keep_shape, cd);
+        let rows = to_rows(&self.to_dtype_raw(cd)?, &dims)?;
+        let y = Tensor::uninit(self.shape(), cd)?;
+        let mean = Tensor::zeros(&rows.keep_shape, cd)?;
+        let rstd = Tensor::zeros(&rows.keep_shape, cd)?;
         if rows.inner > 0 && rows.outer > 0 {
             macro_rules! run {
                 ($F:ty) => {
@@ -119,9 +119,9 @@ impl Tensor {
         }
         let dt = self.dtype();
         let (y, mean, rstd) = (
-            y.to_dtype_raw(dt),
-            mean.to_dtype_raw(dt),
-            rstd.to_dtype_raw(dt),
+            y.to_dtype_raw(dt)?,
+            mean.to_dtype_raw(dt)?,
+            rstd.to_dtype_raw(dt)?,
         );
         let dims_i: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
         let rstd_saved = rstd.clone();

@@ -75,14 +75,14 @@ impl Tensor {
             false,
             move |g, s| {
                 let x = &s[0];
-                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool);
+                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool)?;
                 if let Some(lo) = &lo {
                     keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Gt, lo)?)?;
                 }
                 if let Some(hi) = &hi {
                     keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Lt, hi)?)?;
                 }
-                let z = Tensor::zeros(&[], g.dtype());
+                let z = Tensor::zeros(&[], g.dtype())?;
                 Ok(vec![Some(keep.where_(g, &z)?)])
             },
         ))
@@ -94,15 +94,15 @@ impl Tensor {
     }
 
     fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
-        let out = Tensor::zeros(self.shape(), DType::Bool);
+        let out = Tensor::zeros(self.shape(), DType::Bool)?;
         if self.dtype().is_float() {
-            let v = self.to_vec::<f64>();
+            let v = self.try_to_vec::<f64>()?;
             let o: &mut [bool] = unsafe { out.contiguous_slice_mut() };
             for (o, &x) in o.iter_mut().zip(&v) {
                 *o = test(x);
             }
         } else if op == "isfinite" {
-            return Ok(Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool));
+            return Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool);
         }
         Ok(out)
     }
@@ -126,7 +126,7 @@ impl Tensor {
     /// `nan_to_num(nan, posinf, neginf)`; infinities default to the dtype's finite extremes.
     pub fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
         if !self.dtype().is_float() {
-            return Ok(self.clone_tensor());
+            return self.clone_tensor();
         }
         let (big, small) = with_dtype!(self.dtype(), T => (max_of::<T>(), -max_of::<T>()));
         let (pi, ni) = (posinf.unwrap_or(big), neginf.unwrap_or(small));
@@ -147,7 +147,7 @@ impl Tensor {
             &[self],
             &[],
             false,
-            move |g, _| Ok(vec![Some(keep.where_(g, &Tensor::zeros(&[], g.dtype()))?)]),
+            move |g, _| Ok(vec![Some(keep.where_(g, &Tensor::zeros(&[], g.dtype())?)?)]),
         ))
     }
 

@@ -131,10 +131,10 @@ impl Tensor {
             w.dilation[1],
             ceil_mode,
         )?;
-        let x = self.contiguous_copy_if_needed();
+        let x = self.contiguous_copy_if_needed()?;
         // Every element is written below.
-        let vals = Tensor::uninit(&[n, c, oh, ow], self.dtype());
-        let idx = Tensor::uninit(&[n, c, oh, ow], DType::I64);
+        let vals = Tensor::uninit(&[n, c, oh, ow], self.dtype())?;
+        let idx = Tensor::uninit(&[n, c, oh, ow], DType::I64)?;
         if vals.numel() > 0 {
             with_dtype!(self.dtype(), T => {
                 let src = x.contiguous_slice::<T>();
@@ -204,11 +204,12 @@ impl Tensor {
             false,
             move |g, _| {
                 if !is_grad_enabled() {
-                    let gx = crate::ops::pool_backward::max_pool2d_input_grad(g, &idx_saved, shape);
+                    let gx =
+                        crate::ops::pool_backward::max_pool2d_input_grad(g, &idx_saved, shape)?;
                     return Ok(vec![Some(gx)]);
                 }
                 // create_graph: in differentiable ops, for higher-order gradients.
-                let flat = Tensor::zeros(&[shape[0], shape[1], shape[2] * shape[3]], g.dtype());
+                let flat = Tensor::zeros(&[shape[0], shape[1], shape[2] * shape[3]], g.dtype())?;
                 let gi = g.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
                 let ii = idx_saved.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
                 let out = flat.scatter_add(2, &ii, &gi)?;

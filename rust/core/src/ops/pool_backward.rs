@@ -8,15 +8,19 @@ use rayon::prelude::*;
 
 /// Input gradient of shape `[n, c, h, w]` from the pooled gradient `g` and the argmax
 /// indices `idx` (both `[n, c, oh, ow]`, `idx` contiguous int64 from the forward).
-pub(crate) fn max_pool2d_input_grad(g: &Tensor, idx: &Tensor, shape: [usize; 4]) -> Tensor {
-    let g = g.contiguous_copy_if_needed();
-    let gx = Tensor::zeros(&shape, g.dtype());
+pub(crate) fn max_pool2d_input_grad(
+    g: &Tensor,
+    idx: &Tensor,
+    shape: [usize; 4],
+) -> crate::Result<Tensor> {
+    let g = g.contiguous_copy_if_needed()?;
+    let gx = Tensor::zeros(&shape, g.dtype())?;
     let (plane, pooled) = (
         shape[2] * shape[3],
         idx.numel() / (shape[0] * shape[1]).max(1),
     );
     if gx.numel() == 0 || pooled == 0 {
-        return gx;
+        return Ok(gx);
     }
     debug_assert_eq!(idx.dtype(), DType::I64);
     let ix = idx.contiguous_slice::<i64>();
@@ -32,7 +36,7 @@ pub(crate) fn max_pool2d_input_grad(g: &Tensor, idx: &Tensor, shape: [usize; 4])
             dst.chunks_mut(plane).enumerate().for_each(one_plane);
         }
     });
-    gx
+    Ok(gx)
 }
 
 fn scatter_plane<T: Element>(g: &[T], idx: &[i64], plane: &mut [T]) {

@@ -37,7 +37,7 @@ pub struct Rows {
     pub drop_shape: Vec<usize>,
 }
 
-pub fn to_rows(x: &Tensor, dims: &[usize]) -> Rows {
+pub fn to_rows(x: &Tensor, dims: &[usize]) -> Result<Rows> {
     let nd = x.ndim();
     let kept: Vec<usize> = (0..nd).filter(|d| !dims.contains(d)).collect();
     let mut perm = kept.clone();
@@ -52,7 +52,7 @@ pub fn to_rows(x: &Tensor, dims: &[usize]) -> Rows {
     let data = if p.is_contiguous() {
         p
     } else {
-        p.contiguous_copy()
+        p.contiguous_copy()?
     };
     let inner: usize = dims.iter().map(|&d| l.shape[d]).product();
     let outer: usize = kept.iter().map(|&d| l.shape[d]).product();
@@ -60,13 +60,13 @@ pub fn to_rows(x: &Tensor, dims: &[usize]) -> Rows {
         .map(|d| if dims.contains(&d) { 1 } else { l.shape[d] })
         .collect();
     let drop_shape = kept.iter().map(|&d| l.shape[d]).collect();
-    Rows {
+    Ok(Rows {
         data,
         outer,
         inner,
         keep_shape,
         drop_shape,
-    }
+    })
 }
 
 /// A function of one row. Closures qualify; heavy row kernels (sums) are zero-sized types
@@ -234,7 +234,7 @@ pub fn expand_grad(
 }
 
 impl Tensor {
-    fn reduce_out(&self, rows: &Rows, keepdim: bool, dtype: DType) -> Tensor {
+    fn reduce_out(&self, rows: &Rows, keepdim: bool, dtype: DType) -> Result<Tensor> {
         let shape = if keepdim {
             &rows.keep_shape
         } else {
@@ -247,7 +247,7 @@ impl Tensor {
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
         let (out_dt, cd) = accum_dtypes(self.dtype());
-        let src = self.to_dtype_raw(cd);
+        let src = self.to_dtype_raw(cd)?;
         let leading = !dims.is_empty()
             && dims.len() < self.ndim()
             && dims.iter().enumerate().all(|(i, &d)| i == d);
@@ -259,7 +259,7 @@ impl Tensor {
                 .map(|d| if d < k { 1 } else { self.shape()[d] })
                 .collect();
             let drop_shape: Vec<usize> = self.shape()[k..].to_vec();
-            let out = Tensor::zeros(if keepdim { &keep_shape } else { &drop_shape }, cd);
+            let out = Tensor::zeros(if keepdim { &keep_shape } else { &drop_shape }, cd)?;
             let nrows: usize = self.shape()[..k].iter().product();
             match cd {
                 DType::F32 => sum_leading::<f32>(src.contiguous_slice(), nrows, unsafe {
@@ -269,11 +269,11 @@ impl Tensor {
                     out.contiguous_slice_mut()
                 }),
             }
-            return Ok(self.sum_record(out.to_dtype_raw(out_dt), dims, keepdim));
+            return Ok(self.sum_record(out.to_dtype_raw(out_dt)?, dims, keepdim));
         } else {
-            to_rows(&src, &dims)
+            to_rows(&src, &dims)?
         };
-        let out = self.reduce_out(&rows, keepdim, cd);
+        let out = self.reduce_out(&rows, keepdim, cd)?;
         match cd {
             DType::F32 => per_row::<f32, f32>(&rows, unsafe { out.contiguous_slice_mut() }, SumF32),
             DType::F64 => per_row::<f64, f64>(&rows, unsafe { out.contiguous_slice_mut() }, SumF64),
@@ -283,7 +283,7 @@ impl Tensor {
                 |r: &[i64]| r.iter().fold(0i64, |a, &b| a.wrapping_add(b)),
             ),
         }
-        Ok(self.sum_record(out.to_dtype_raw(out_dt), dims, keepdim))
+        Ok(self.sum_record(out.to_dtype_raw(out_dt)?, dims, keepdim))
     }
 
     fn sum_record(&self, out: Tensor, dims: Vec<usize>, keepdim: bool) -> Tensor {
@@ -319,8 +319,8 @@ impl Tensor {
                 rd[0]
             );
         }
-        let rows = to_rows(self, &rd);
-        let out = self.reduce_out(&rows, keepdim, self.dtype());
+        let rows = to_rows(self, &rd)?;
+        let out = self.reduce_out(&rows, keepdim, self.dtype())?;
         with_dtype!(self.dtype(), T => {
             per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
         });
@@ -353,9 +353,9 @@ impl Tensor {
             );
         }
         let rd: Vec<usize> = if self.ndim() == 0 { vec![] } else { vec![d] };
-        let rows = to_rows(self, &rd);
-        let idx = self.reduce_out(&rows, keepdim, DType::I64);
-        let vals = self.reduce_out(&rows, keepdim, self.dtype());
+        let rows = to_rows(self, &rd)?;
+        let idx = self.reduce_out(&rows, keepdim, DType::I64)?;
+        let vals = self.reduce_out(&rows, keepdim, self.dtype())?;
         with_dtype!(self.dtype(), T => {
             per_row::<T, i64>(&rows, unsafe { idx.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).0 as i64);
             per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
@@ -373,7 +373,7 @@ impl Tensor {
             } else {
                 (g.unsqueeze(d as i64)?, idx_saved.unsqueeze(d as i64)?)
             };
-            let z = Tensor::zeros(&in_shape, g.dtype());
+            let z = Tensor::zeros(&in_shape, g.dtype())?;
             if rd.is_empty() {
                 return Ok(vec![Some(g.reshape(&[])?)]);
             }
@@ -411,9 +411,9 @@ impl Tensor {
     /// `all`/`any` over dims; the result is bool.
     pub fn all_any(&self, dims: &[i64], keepdim: bool, all: bool) -> Result<Tensor> {
         let rd = reduce_dims(if all { "all" } else { "any" }, dims, self.ndim())?;
-        let b = self.to_dtype_raw(DType::Bool);
-        let rows = to_rows(&b, &rd);
-        let out = self.reduce_out(&rows, keepdim, DType::Bool);
+        let b = self.to_dtype_raw(DType::Bool)?;
+        let rows = to_rows(&b, &rd)?;
+        let out = self.reduce_out(&rows, keepdim, DType::Bool)?;
         per_row::<bool, bool>(
             &rows,
             unsafe { out.contiguous_slice_mut() },
@@ -426,19 +426,19 @@ impl Tensor {
             },
         );
         // PyTorch keeps uint8 for all/any of uint8 (a legacy rule); every other dtype gives bool.
-        Ok(out.to_dtype_raw(if self.dtype() == DType::U8 {
+        out.to_dtype_raw(if self.dtype() == DType::U8 {
             DType::U8
         } else {
             DType::Bool
-        }))
+        })
     }
 
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
     pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let rd = reduce_dims("prod", dims, self.ndim())?;
         let (out_dt, cd) = accum_dtypes(self.dtype());
-        let rows = to_rows(&self.to_dtype_raw(cd), &rd);
-        let out = self.reduce_out(&rows, keepdim, cd);
+        let rows = to_rows(&self.to_dtype_raw(cd)?, &rd)?;
+        let out = self.reduce_out(&rows, keepdim, cd)?;
         match cd {
             DType::F32 => per_row::<f32, f32>(
                 &rows,
@@ -456,7 +456,7 @@ impl Tensor {
                 |r: &[i64]| r.iter().fold(1i64, |a, &b| a.wrapping_mul(b)),
             ),
         }
-        let out = out.to_dtype_raw(out_dt);
+        let out = out.to_dtype_raw(out_dt)?;
         let in_shape = self.shape().to_vec();
         Ok(record(
             "ProdBackward1",
@@ -487,7 +487,7 @@ impl Tensor {
                     last,
                     0,
                     1.min(flat.shape()[last as usize] as i64),
-                )?);
+                )?)?;
                 let before = if flat.shape()[last as usize] == 0 {
                     flat.clone()
                 } else {

@@ -8,10 +8,10 @@ use crate::{bail, DType, Result, Scalar, Tensor};
 fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     let (out_dt, cd) = accum_dtypes(x.dtype());
     if x.ndim() == 0 {
-        return Ok(x.copy_as(out_dt));
+        return x.copy_as(out_dt);
     }
-    let rows = to_rows(&x.to_dtype_raw(cd), &[dim]);
-    let out = rows.data.contiguous_copy();
+    let rows = to_rows(&x.to_dtype_raw(cd)?, &[dim])?;
+    let out = rows.data.contiguous_copy()?;
     let inner = rows.inner.max(1);
     macro_rules! run {
         ($T:ty, $one:expr, $op:expr) => {{
@@ -49,26 +49,25 @@ fn unrow(x: &Tensor, out: Tensor, dim: usize, dt: DType) -> Result<Tensor> {
     if shape.is_empty() {
         shape.push(1);
     }
-    Ok(out
-        .reshape(&shape)?
+    out.reshape(&shape)?
         .permute(&inv)?
-        .contiguous_raw()
-        .to_dtype_raw(dt))
+        .contiguous_raw()?
+        .to_dtype_raw(dt)
 }
 
 /// Indices of the running maximum (or minimum) along `dim`: ties move to the later index
 /// and a NaN, once seen, stays the extreme, as in PyTorch.
 fn running_extreme_index(x: &Tensor, dim: usize, is_max: bool) -> Result<Tensor> {
     if x.ndim() == 0 {
-        return Ok(Tensor::zeros(&[], DType::I64));
+        return Tensor::zeros(&[], DType::I64);
     }
     let cd = if x.dtype().is_float() {
         DType::F64
     } else {
         DType::I64
     };
-    let rows = to_rows(&x.to_dtype_raw(cd), &[dim]);
-    let idx = Tensor::uninit(&[rows.outer * rows.inner], DType::I64);
+    let rows = to_rows(&x.to_dtype_raw(cd)?, &[dim])?;
+    let idx = Tensor::uninit(&[rows.outer * rows.inner], DType::I64)?;
     let inner = rows.inner.max(1);
     let o: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
     macro_rules! run {
@@ -124,7 +123,7 @@ fn cumprod_grad_with_zeros(x: &Tensor, g: &Tensor, d: usize) -> Result<Tensor> {
     ones_shape[d] = 1;
     let excl = Tensor::cat(
         &[
-            Tensor::ones(&ones_shape, x.dtype()),
+            Tensor::ones(&ones_shape, x.dtype())?,
             x.narrow(di, 0, n as i64 - 1)?,
         ],
         di,
@@ -174,7 +173,7 @@ impl Tensor {
                 let has_zero = x.ndim() > 0
                     && x.detach()
                         .eq_scalar(Scalar::Float(0.0))?
-                        .to_vec::<bool>()
+                        .try_to_vec::<bool>()?
                         .contains(&true);
                 if has_zero {
                     return Ok(vec![Some(cumprod_grad_with_zeros(x, g, d)?)]);
@@ -194,7 +193,7 @@ impl Tensor {
         let d = wrap_dim(name, dim, self.ndim())?;
         let idx = running_extreme_index(self, d, is_max)?;
         if self.ndim() == 0 {
-            return Ok((self.clone_tensor(), idx));
+            return Ok((self.clone_tensor()?, idx));
         }
         Ok((self.gather(d as i64, &idx)?, idx))
     }
@@ -217,7 +216,7 @@ impl Tensor {
         // fall back to the running max (exact when one term dominates).
         let m = self.detach().amax_dims(&[d as i64], true, true)?;
         let finite = m.isfinite()?;
-        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype()))?;
+        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype())?)?;
         let s = self.sub(&m)?.exp()?.cumsum(d as i64)?;
         let direct = s.log()?.add(&m)?;
         let (run_max, _) = self.cum_extreme(d as i64, true)?;
@@ -260,7 +259,7 @@ mod tests {
         let x = Tensor::from_vec(vec![2.0f64, 0.0, 3.0, 0.0, 5.0], &[5]).unwrap();
         x.set_requires_grad(true).unwrap();
         let y = x.cumprod(0).unwrap().sum_dims(&[], false).unwrap();
-        let one = Tensor::ones(&[], crate::DType::F64);
+        let one = Tensor::ones(&[], crate::DType::F64).unwrap();
         let g = crate::autograd::grad(&[y], &[one], std::slice::from_ref(&x), false, false, false)
             .unwrap();
         let g = g[0].as_ref().unwrap().to_vec::<f64>();

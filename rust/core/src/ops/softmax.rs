@@ -64,14 +64,14 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
     };
     if x.ndim() == 0 {
         let z = if log {
-            Tensor::zeros(&[], x.dtype())
+            Tensor::zeros(&[], x.dtype())?
         } else {
-            Tensor::ones(&[], x.dtype())
+            Tensor::ones(&[], x.dtype())?
         };
         return Ok(z);
     }
-    let rows = to_rows(&x.to_dtype_raw(cd), &[d]);
-    let y = Tensor::uninit(&[rows.outer, rows.inner], cd);
+    let rows = to_rows(&x.to_dtype_raw(cd)?, &[d])?;
+    let y = Tensor::uninit(&[rows.outer, rows.inner], cd)?;
     if rows.inner > 0 && rows.outer > 0 {
         if cd == DType::F64 {
             softmax_rows::<f64>(
@@ -98,8 +98,8 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
     for (i, &k) in perm.iter().enumerate() {
         inv[k as usize] = i as i64;
     }
-    let y = y.reshape(&pshape)?.permute(&inv)?.contiguous_raw();
-    Ok(y.to_dtype_raw(x.dtype()))
+    let y = y.reshape(&pshape)?.permute(&inv)?.contiguous_raw()?;
+    y.to_dtype_raw(x.dtype())
 }
 
 impl Tensor {
@@ -167,7 +167,7 @@ impl Tensor {
             crate::ops::BinaryOp::Lt,
             crate::Scalar::Float(f64::INFINITY),
         )?;
-        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype()))?;
+        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype())?)?;
         let s = self.sub(&m)?.exp()?.sum_dims(dims, true)?.log()?.add(&m)?;
         if keepdim {
             Ok(s)

@@ -73,24 +73,24 @@ impl Tensor {
     /// of 1 there, so no infinite factor enters the backward (or double backward).
     fn root_safe(&self, p: f64) -> Result<Tensor> {
         let zero = self.binary_scalar(crate::ops::BinaryOp::Eq, Scalar::Float(0.0))?;
-        let safe = zero.where_(&Tensor::ones(&[], self.dtype()), self)?;
+        let safe = zero.where_(&Tensor::ones(&[], self.dtype())?, self)?;
         let r = if p == 2.0 {
             safe.sqrt()?
         } else {
             safe.pow_scalar(Scalar::Float(1.0 / p))?
         };
-        zero.where_(&Tensor::zeros(&[], self.dtype()), &r)
+        zero.where_(&Tensor::zeros(&[], self.dtype())?, &r)
     }
 
     /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
     pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
         if self.ndim() == 0 {
-            return Ok((self.clone(), Tensor::zeros(&[], DType::I64)));
+            return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
         }
         let d = wrap_dim("sort", dim, self.ndim())?;
-        let rows = to_rows(&self.detach(), &[d]);
+        let rows = to_rows(&self.detach(), &[d])?;
         let n = rows.inner;
-        let mut idx: Vec<i64> = Vec::with_capacity(rows.outer * n);
+        let mut idx: Vec<i64> = crate::alloc_size::try_vec(rows.outer * n)?;
         with_dtype!(self.dtype(), T => {
             let data = rows.data.contiguous_slice::<T>();
             for r in 0..rows.outer {
@@ -123,7 +123,7 @@ impl Tensor {
         }
         let idx = Tensor::from_vec(idx, &pshape)?
             .permute(&inv)?
-            .contiguous_raw();
+            .contiguous_raw()?;
         let vals = self.gather(d as i64, &idx)?;
         Ok((vals, idx))
     }
@@ -145,7 +145,7 @@ impl Tensor {
         if self.ndim() == 0 {
             return Ok((self.clone(), idx));
         }
-        let idx = idx.narrow(d as i64, 0, k as i64)?.contiguous_copy();
+        let idx = idx.narrow(d as i64, 0, k as i64)?.contiguous_copy()?;
         let vals = self.gather(d as i64, &idx)?;
         Ok((vals, idx))
     }

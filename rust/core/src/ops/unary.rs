@@ -143,10 +143,10 @@ where
         DType::F32
     };
     let (gc, vc) = (
-        g.to_dtype_raw(cd).contiguous_copy_if_needed(),
-        v.to_dtype_raw(cd).contiguous_copy_if_needed(),
+        g.to_dtype_raw(cd)?.contiguous_copy_if_needed()?,
+        v.to_dtype_raw(cd)?.contiguous_copy_if_needed()?,
     );
-    let out = Tensor::uninit(v.shape(), cd);
+    let out = Tensor::uninit(v.shape(), cd)?;
     if cd == DType::F64 {
         zip_op(
             Src::Slice(gc.contiguous_slice::<f64>()),
@@ -162,7 +162,7 @@ where
             k,
         );
     }
-    Ok(out.to_dtype_raw(g.dtype()))
+    out.to_dtype_raw(g.dtype())
 }
 
 /// Element functions always inlined into the vector loops (see `ElemFn`).
@@ -241,7 +241,8 @@ fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
             } else if x < F::zero() {
                 -F::one()
             } else {
-                x * F::zero()
+                // PyTorch: sign(0), sign(-0) and sign(NaN) are all +0.
+                F::zero()
             }
         }),
         Relu => map(a, out, |x| {
@@ -301,7 +302,7 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         match op {
             Neg => bail!(Runtime, "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),
             // sign(True) is True: bool is its own sign.
-            Sign => return Ok(x.contiguous_copy()),
+            Sign => return x.contiguous_copy(),
             Relu => bail!(Runtime, "relu: Boolean inputs not supported for relu"),
             Abs | Floor | Ceil | Round | Trunc | Frac => {
                 bail!(Runtime, "{}: \"{}_cpu\" not implemented for 'Bool'", op.name(), op.name())
@@ -328,8 +329,8 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         d if d.is_float() => DType::F32,
         _ => DType::I64,
     };
-    let src = x.to_dtype_raw(cd).contiguous_copy_if_needed();
-    let out = Tensor::uninit(x.shape(), cd);
+    let src = x.to_dtype_raw(cd)?.contiguous_copy_if_needed()?;
+    let out = Tensor::uninit(x.shape(), cd)?;
     match cd {
         DType::F32 => {
             let (a, o) = (src.contiguous_slice(), unsafe {
@@ -352,7 +353,7 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
             out.contiguous_slice_mut()
         }),
     }
-    Ok(out.to_dtype_raw(out_dt))
+    out.to_dtype_raw(out_dt)
 }
 
 fn f(v: f64) -> Scalar {
@@ -361,9 +362,9 @@ fn f(v: f64) -> Scalar {
 
 impl Tensor {
     /// Self when contiguous, else a contiguous copy (outside autograd).
-    pub(crate) fn contiguous_copy_if_needed(&self) -> Tensor {
+    pub(crate) fn contiguous_copy_if_needed(&self) -> Result<Tensor> {
         if self.is_contiguous() {
-            self.clone()
+            Ok(self.clone())
         } else {
             self.contiguous_copy()
         }
@@ -396,7 +397,7 @@ impl Tensor {
                 let gx = match op {
                     Neg => g.neg()?,
                     Abs => g.mul(&x.sign()?)?,
-                    Sign | Floor | Ceil | Round | Trunc => g.zeros_like(),
+                    Sign | Floor | Ceil | Round | Trunc => g.zeros_like()?,
                     Frac => g.clone(),
                     Relu if fused => fused_grad(g, x, ReluGradTimes)?,
                     // threshold_backward's rule, as the fused pass: blocked only where x <= 0.

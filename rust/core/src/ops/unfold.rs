@@ -308,8 +308,8 @@ impl Tensor {
         );
         let ohw = w.out_size("unfold", [h, wd])?;
         let l = ohw[0] * ohw[1];
-        let x = self.contiguous_copy_if_needed();
-        let out = Tensor::uninit(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype());
+        let x = self.contiguous_copy_if_needed()?;
+        let out = Tensor::uninit(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype())?;
         if out.numel() > 0 {
             with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, [h, wd], &w, ohw));
         }
@@ -347,8 +347,8 @@ impl Tensor {
             );
         }
         let (n, c) = (self.shape()[0], self.shape()[1] / kk);
-        let cols = self.contiguous_copy_if_needed();
-        let out = Tensor::zeros(&[n, c, size[0], size[1]], self.dtype());
+        let cols = self.contiguous_copy_if_needed()?;
+        let out = Tensor::zeros(&[n, c, size[0], size[1]], self.dtype())?;
         if out.numel() > 0 && cols.numel() > 0 {
             with_dtype!(self.dtype(), T => col2im::<T>(cols.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, size, &w, ohw));
         }

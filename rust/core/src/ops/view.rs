@@ -14,7 +14,7 @@ type Geometry = Arc<dyn Fn(&Layout) -> Layout + Send + Sync>;
 
 /// Scatters `g` (shaped like the view) into zeros shaped like the input.
 fn view_backward(g: &Tensor, in_shape: &[usize], geom: Geometry) -> Result<Tensor> {
-    let base = Tensor::zeros(in_shape, g.dtype());
+    let base = Tensor::zeros(in_shape, g.dtype())?;
     let view_layout = geom(base.layout());
     base.alias(view_layout).write_from(g)?;
     let shape = g.shape().to_vec();
@@ -26,7 +26,7 @@ fn view_backward(g: &Tensor, in_shape: &[usize], geom: Geometry) -> Result<Tenso
         &[],
         false,
         move |gg, _| {
-            let v = gg.contiguous().strided_view("as_strided", geom2.clone())?;
+            let v = gg.contiguous()?.strided_view("as_strided", geom2.clone())?;
             debug_assert_eq!(v.shape(), &shape[..]);
             Ok(vec![Some(v)])
         },
@@ -155,7 +155,7 @@ impl Tensor {
         match view_strides(self.layout(), &shape) {
             Some(strides) => self.view_as_shape(shape, strides, "ViewBackward0"),
             None => {
-                let c = self.clone_tensor();
+                let c = self.clone_tensor()?;
                 let strides = contiguous_strides(&shape);
                 c.view_as_shape(shape, strides, "UnsafeViewBackward0")
             }
@@ -270,6 +270,10 @@ impl Tensor {
         }
         if shape == self.shape() {
             return Ok(self.clone());
+        }
+        // A view whose element count wraps around would look small (or empty) to every op.
+        if crate::alloc_size::checked_numel(&shape).is_none() {
+            bail!(Runtime, "numel: integer multiplication overflow");
         }
         let strides = self.layout().broadcast_strides("expand", &shape)?;
         let out = self.view_alias(Layout {
