@@ -145,3 +145,30 @@ CASES += [
     ModCase("FractionalMaxPool2d-error-dtype", _frac(2, 2, output_size=3, samples_shape=(1, 2, 2)), one(1, 2, 6, 6), error=RuntimeError, modes=("eval",)),
     ModCase("FractionalMaxPool2d-error-pool", _frac(2, 3, output_size=4, samples_shape=(1, 2, 2)), one(1, 2, 5, 5), error=RuntimeError, modes=("eval",)),
 ]
+
+
+def _pool_unpool(n, k, s, p):
+    """MaxPool then MaxUnpool with its indices; overlapping windows repeat an index."""
+
+    def make(t):
+        class PoolUnpool(t.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pool = getattr(t.nn, f"MaxPool{n}d")(k, s, p, return_indices=True)
+                self.unpool = getattr(t.nn, f"MaxUnpool{n}d")(k, s, p)
+
+            def forward(self, x):
+                v, i = self.pool(x)
+                return self.unpool(v, i, output_size=x.shape)
+
+        return PoolUnpool()
+
+    return make
+
+
+CASES += [
+    ModCase("MaxUnpool2d-overlapping", _pool_unpool(2, 3, 1, 1), _distinct(2, 2, 5, 6)),
+    ModCase("MaxUnpool1d-overlapping", _pool_unpool(1, 3, 2, 0), _distinct(2, 2, 7)),
+    ModCase("MaxUnpool3d-overlapping", _pool_unpool(3, 2, 1, 0), _distinct(1, 2, 3, 4, 3)),
+    ModCase("FractionalMaxPool3d-error-pool", _frac(3, 2, output_size=(2, 3, 2), samples_shape=(1, 2, 3)), _distinct(1, 2, 3, 5, 5), error=RuntimeError, modes=("eval",)),
+]

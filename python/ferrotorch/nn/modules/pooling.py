@@ -1,8 +1,9 @@
-"""Pooling layers: max, average, adaptive (avg and max), LP pooling and max unpooling in 1-D,
-2-D and 3-D, with the functional forms that ferrotorch's kernels do not provide directly.
+"""Pooling layers: max, average, adaptive (avg and max), fractional max, LP pooling and max
+unpooling in 1-D, 2-D and 3-D, with their functional forms (checked as PyTorch checks them).
 
-The 3-D and adaptive-max forms are compositions of the 2-D kernels and differentiable tensor
-ops (index_select, where, scatter_add), so autograd supplies their gradients.
+The 3-D, adaptive-max and fractional forms are compositions of the 2-D kernels and
+differentiable tensor ops (index_select, gather, where, scatter), so autograd supplies their
+gradients.
 """
 
 from __future__ import annotations
@@ -312,7 +313,8 @@ def _max_unpool(op: str, input: Tensor, indices: Tensor, n: int, kernel_size: An
     if flat_idx.numel() and (int(flat_idx.min().item()) < 0 or int(flat_idx.max().item()) >= total):
         bad = int(flat_idx.max().item()) if int(flat_idx.max().item()) >= total else int(flat_idx.min().item())
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, size))})")
-    out = _core.zeros(*lead, total, dtype=x.dtype).scatter_add(2, flat_idx, x.reshape(*lead, -1))
+    # Overlapping windows can name one position twice (with the same value): assign, not add.
+    out = _core.zeros(*lead, total, dtype=x.dtype).scatter(2, flat_idx, x.reshape(*lead, -1))
     out = out.reshape(*lead, *size)
     return out.squeeze(0) if unbatched else out
 
@@ -433,7 +435,8 @@ def _fractional_max_pool(op: str, input: Tensor, n: int, kernel_size: Any, outpu
         outs = _ntuple(output_size, n)
     names = ["height", "width"] if n == 2 else ["time", "height", "width"]
     for i in range(n):
-        if outs[i] + k[i] - 1 > spatial[i]:
+        # PyTorch's 2-D check allows the windows to reach the last element; its 3-D check does not.
+        if outs[i] + k[i] - 1 > spatial[i] or (n == 3 and outs[i] + k[i] - 1 >= spatial[i]):
             where = f"{op}()" if n == 2 else f"{op}_out()"
             raise RuntimeError(f"{where}: pool {names[i]} {k[i]} too large relative to input {names[i]} {spatial[i]}")
     b, c = x.shape[0], x.shape[1]
