@@ -132,3 +132,11 @@ def test_small_and_empty_allocations_still_work() -> None:
     assert torch.zeros(0, HUGE).shape == (0, HUGE)
     assert torch.ones(2, 3, dtype=torch.int64).sum().item() == 6
     assert torch.randperm(5).sort().values.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_a_rust_panic_reaches_python_as_runtime_error() -> None:
+    # The last guard: whatever panic a binding lets through is caught by `except RuntimeError`
+    # (and `except Exception`), and the process goes on.
+    with pytest.raises(RuntimeError, match="a deliberate panic"):
+        torch._core._panic_for_tests("a deliberate panic")
+    assert torch.ones(2).add(1).tolist() == [2.0, 2.0]

@@ -2,6 +2,7 @@
 
 use ferrotorch::Error;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 // `torch.OutOfMemoryError`: a RuntimeError, so `except RuntimeError` still catches it.
@@ -31,4 +32,21 @@ impl<T> IntoPy<T> for ferrotorch::Result<T> {
     fn py(self) -> pyo3::PyResult<T> {
         self.map_err(to_py)
     }
+}
+
+/// The last guard: a Rust panic that escapes a binding reaches Python as PyO3's
+/// `PanicException`, a BaseException that `except Exception` misses and that ends scripts.
+/// Rebased onto RuntimeError (this module's own copy of the class), it is caught like any
+/// other op error, at no cost on the per-op path.
+pub fn panics_are_runtime_errors(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let panic = py.get_type::<pyo3::panic::PanicException>();
+    panic.setattr("__bases__", (py.get_type::<PyRuntimeError>(),))?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)
+}
+
+/// Panics with `message`, so the tests can check how a panic reaches Python.
+#[pyfunction]
+fn _panic_for_tests(message: &str) {
+    panic!("{message}");
 }

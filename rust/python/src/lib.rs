@@ -32,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "OutOfMemoryError",
         m.py().get_type::<errors::OutOfMemoryError>(),
     )?;
+    errors::panics_are_runtime_errors(m)?;
     m.add_function(wrap_pyfunction!(tensor::set_default_dtype, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::get_default_dtype, m)?)?;
     m.add_function(wrap_pyfunction!(size::_set_size_class, m)?)?;
