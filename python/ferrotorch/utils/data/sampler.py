@@ -34,6 +34,8 @@ class SequentialSampler(Sampler):
 # Draws with replacement come in chunks of this many: memory stays flat however many
 # samples are asked for (an "infinite" sampler), at one generator call per chunk.
 _CHUNK = 32
+# Each multinomial call re-normalizes the weights, so weighted chunks are larger.
+_WEIGHTED_CHUNK = 1024
 
 
 def _check_bool(name: str, value: Any, error: type) -> None:
@@ -128,10 +130,6 @@ class WeightedRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return self.num_samples
-
-
-# Each multinomial call re-normalizes the weights, so weighted chunks are larger than 32.
-_WEIGHTED_CHUNK = 1024
 
 
 class BatchSampler(Sampler):
