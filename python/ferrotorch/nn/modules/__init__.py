@@ -20,10 +20,6 @@ from .activation import (
     Tanh,
     Threshold,
 )
-from .gated import GLU
-from .negative_slope import PReLU, RReLU
-from .shrinkage import Hardshrink, Softshrink, Tanhshrink
-from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
 from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (
@@ -40,10 +36,21 @@ from .conv import (
     LazyConvTranspose2d,
     LazyConvTranspose3d,
 )
+from .data_parallel import DataParallel
+from .deprecated import Container, NLLLoss2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .gated import GLU
+from .instancenorm import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
 from .lazy import LazyModuleMixin, UninitializedBuffer, UninitializedParameter
 from .linear import Bilinear, Identity, LazyLinear, Linear
 from .loss import (
@@ -60,7 +67,6 @@ from .loss import (
     PoissonNLLLoss,
     SmoothL1Loss,
 )
-from .loss_projection import AdaptiveLogSoftmaxWithLoss, LinearCrossEntropyLoss
 from .loss_margin import (
     CosineEmbeddingLoss,
     HingeEmbeddingLoss,
@@ -72,8 +78,10 @@ from .loss_margin import (
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
+from .loss_projection import AdaptiveLogSoftmaxWithLoss, LinearCrossEntropyLoss
 from .module import Module
-from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d
+from .multihead_attention import MultiheadAttention
+from .negative_slope import PReLU, RReLU
 from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
@@ -129,9 +137,9 @@ from .pooling import (
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .shrinkage import Hardshrink, Softshrink, Tanhshrink
+from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
 from .sparse import Embedding, EmbeddingBag
-from .multihead_attention import MultiheadAttention
 from .transformer import (
     Transformer,
     TransformerDecoder,
@@ -139,3 +147,4 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
