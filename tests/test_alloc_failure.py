@@ -3,6 +3,7 @@ allocated, naming the bytes, and the process goes on; PyTorch is asked the same 
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 import pytest
@@ -140,3 +141,21 @@ def test_a_rust_panic_reaches_python_as_runtime_error() -> None:
     with pytest.raises(RuntimeError, match="a deliberate panic"):
         torch._core._panic_for_tests("a deliberate panic")
     assert torch.ones(2).add(1).tolist() == [2.0, 2.0]
+
+
+def _resident_mib() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 // 2**20
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux /proc")
+def test_large_empty_and_zeros_commit_no_memory_until_written() -> None:
+    # 1 GiB each: fresh pages the kernel zeroes on first touch, not a buffer written up front
+    # (which would commit it all, and on a nearly full machine summon the OOM killer).
+    before = _resident_mib()
+    e = torch.empty(2**30, dtype=torch.uint8)
+    z = torch.zeros(2**28)
+    assert _resident_mib() - before < 200
+    assert e[-1].item() == 0 and z.sum().item() == 0.0
+    z[-1] = 2.0
+    assert z[-1].item() == 2.0 and z[0].item() == 0.0

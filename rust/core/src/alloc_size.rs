@@ -4,9 +4,10 @@
 //!
 //! What a big request meets: above RAM + swap (say 30 GiB on a 24 GiB machine without swap)
 //! it is refused here, whatever the kernel's overcommit mode. Below that (20 GiB there) the
-//! kernel grants it lazily, as it does PyTorch's: `empty` returns at once, and an op that
-//! writes every page succeeds only if that memory is really free, else the kernel's OOM
-//! killer ends a process. No allocator can report that case as an error.
+//! kernel grants it lazily, as it does PyTorch's: `empty` and `zeros` return at once with
+//! fresh pages (see `Storage::mapped_zeros`), and an op that writes every page succeeds only
+//! if that memory is really free, else the kernel's OOM killer ends a process. No allocator
+//! can report that case as an error.
 
 use crate::error::fmt_shape;
 use crate::{Error, Result};

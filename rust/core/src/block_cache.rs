@@ -9,7 +9,7 @@ use std::sync::Mutex;
 /// Smallest buffer kept (the mmap threshold set in `storage::tune_allocator`).
 pub(crate) const MIN_BYTES: usize = 32 << 20;
 /// At most this much memory is held by the cache, in at most `MAX_BLOCKS` buffers.
-const MAX_BYTES: usize = 256 << 20;
+pub(crate) const MAX_BYTES: usize = 256 << 20;
 const MAX_BLOCKS: usize = 4;
 
 struct Block {

@@ -29,6 +29,9 @@ fn alloc_layout(nbytes: usize) -> Result<AllocLayout> {
 /// (a NumPy array, a DLPack producer, a shared-memory mapping) until the storage dies.
 enum Owner {
     Aligned(AllocLayout),
+    /// Anonymous pages of this length, mapped for a large zeroed buffer.
+    #[cfg(unix)]
+    Mapped(usize),
     Foreign(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
     #[cfg(unix)]
     Shared(crate::shm::SharedMemory),
@@ -50,10 +53,16 @@ struct Inner {
 }
 
 fn dealloc_owner(owner: &Owner, ptr: *mut u8) {
-    if let Owner::Aligned(layout) = owner {
-        if layout.size() > 0 && !crate::block_cache::give(ptr, *layout) {
+    match owner {
+        // `give` keeps a large buffer for reuse; a buffer it declines is freed here.
+        Owner::Aligned(layout) if layout.size() > 0 && !crate::block_cache::give(ptr, *layout) => {
             unsafe { dealloc(ptr, *layout) };
         }
+        #[cfg(unix)]
+        Owner::Mapped(len) => {
+            unsafe { libc::munmap(ptr as *mut libc::c_void, *len) };
+        }
+        _ => {}
     }
 }
 
@@ -143,6 +152,10 @@ impl Storage {
     fn allocate(nbytes: usize, zeroed: bool) -> Result<Storage> {
         tune_allocator();
         crate::alloc_size::check_request(nbytes)?;
+        #[cfg(unix)]
+        if zeroed && nbytes > crate::block_cache::MAX_BYTES {
+            return Storage::mapped_zeros(nbytes);
+        }
         let mut layout = alloc_layout(nbytes)?;
         let ptr = if nbytes == 0 {
             ALIGN as *mut u8
@@ -177,6 +190,39 @@ impl Storage {
             ptr,
             nbytes,
             Owner::Aligned(layout),
+            false,
+        ))
+    }
+
+    /// A large zeroed buffer as fresh anonymous pages: the kernel zeroes each page when it is
+    /// first touched, so (like PyTorch's `empty`) nothing is written or committed up front.
+    /// The allocator's zeroing of a 64-byte aligned block would write every page at once.
+    /// Such buffers are too large for `block_cache` anyway.
+    #[cfg(unix)]
+    fn mapped_zeros(nbytes: usize) -> Result<Storage> {
+        let map = || unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                nbytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        let mut p = map();
+        if p == libc::MAP_FAILED && crate::block_cache::cached_bytes() > 0 {
+            crate::block_cache::empty();
+            p = map();
+        }
+        if p == libc::MAP_FAILED {
+            return Err(Error::out_of_memory(nbytes));
+        }
+        advise_huge_pages(p as *mut u8, nbytes);
+        Ok(Storage::with_owner(
+            p as *mut u8,
+            nbytes,
+            Owner::Mapped(nbytes),
             false,
         ))
     }
@@ -359,6 +405,23 @@ impl Storage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_zeroed_buffers_are_mapped_lazily_and_read_zero() {
+        // 1 GiB: mapped, not written; only the pages touched here are ever committed.
+        let n = 1 << 30;
+        let s = Storage::zeros(n).unwrap();
+        assert!(matches!(*s.lock_owner(), Owner::Mapped(len) if len == n));
+        assert_eq!(s.ptr() as usize % ALIGN, 0);
+        let bytes = unsafe { s.slice_mut::<u8>(0, n) };
+        assert_eq!((bytes[0], bytes[n / 2], bytes[n - 1]), (0, 0, 0));
+        bytes[n - 1] = 7;
+        assert_eq!(bytes[n - 1], 7);
+        drop(s);
+        // Below the threshold buffers still come from the allocator (and its reuse cache).
+        let small = Storage::zeros(1 << 20).unwrap();
+        assert!(matches!(*small.lock_owner(), Owner::Aligned(_)));
+    }
     #[test]
     fn foreign_owner_is_dropped_with_the_last_view() {
         struct Flag(Arc<std::sync::atomic::AtomicBool>);

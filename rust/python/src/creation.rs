@@ -190,6 +190,16 @@ fn shape_arg(op: &str, size: &Bound<'_, PyTuple>) -> PyResult<Vec<usize>> {
     to_usize_shape(op, &sizes)
 }
 
+/// zeros and empty come from calloc: a large buffer is fresh zero pages, not written, so
+/// (like PyTorch's empty) it commits no memory until it is used.
+fn filled_tensor(shape: &[usize], value: Scalar, dt: DType) -> ferrotorch::Result<Tensor> {
+    if matches!(value, Scalar::Int(0)) {
+        Tensor::zeros(shape, dt)
+    } else {
+        Tensor::full(shape, value, dt)
+    }
+}
+
 macro_rules! filled {
     ($name:ident, $value:expr) => {
         #[pyfunction]
@@ -200,7 +210,7 @@ macro_rules! filled {
             check_device(device)?;
             let shape = shape_arg(stringify!($name), size)?;
             let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-            finish(Tensor::full(&shape, $value, dt).op(stringify!($name)).py()?, requires_grad)
+            finish(filled_tensor(&shape, $value, dt).op(stringify!($name)).py()?, requires_grad)
         }
     };
 }
