@@ -222,6 +222,18 @@ def is_floating_point(input: Tensor) -> bool:
 from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
 
 # Activations PyTorch also has as torch.* functions.
-from .nn._functional_activation import celu, celu_, hardshrink, prelu, relu_, rrelu, rrelu_, selu, selu_, threshold, threshold_  # noqa: E402
+from .nn._functional_activation import (  # noqa: E402
+    celu,
+    celu_,
+    hardshrink,
+    prelu,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
