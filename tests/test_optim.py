@@ -210,3 +210,19 @@ def test_scheduler_state_dict():
     s2 = S.StepLR(optim.SGD([p], lr=1.0), 5)
     s2.load_state_dict(s.state_dict())
     assert s2.last_epoch == 3 and s2.step_size == 2
+
+
+@pytest.mark.parametrize("name", ["Adam", "Adamax", "Adadelta", "ASGD", "NAdam", "RAdam", "RMSprop", "Rprop", "Adagrad"])
+def test_unpickled_state_without_newer_group_keys_gets_their_defaults(name):
+    """A pickled optimizer from before a flag existed comes back with the flag's default."""
+    import pickle
+
+    opt = getattr(torch.optim, name)([torch.nn.Parameter(torch.zeros(2))])
+    state = opt.__getstate__() if hasattr(opt, "__getstate__") else dict(opt.__dict__)
+    state = pickle.loads(pickle.dumps(state))
+    for g in state["param_groups"]:
+        g.pop("maximize", None)
+        g.pop("foreach", None)
+    fresh = object.__new__(type(opt))
+    fresh.__setstate__(state)
+    assert fresh.param_groups[0]["maximize"] is False and fresh.param_groups[0]["foreach"] is None

@@ -40,11 +40,8 @@ class Adagrad(Optimizer):
                 st["step"] = _step_counter()
                 st["sum"] = _core.full_like(p, initial_accumulator_value)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False), ("fused", None)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("fused", None))
 
     def share_memory(self) -> None:
         """Moves the accumulators to shared memory (for Hogwild-style training)."""

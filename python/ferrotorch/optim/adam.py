@@ -45,11 +45,8 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         _check_fused_flags(fused, foreach, differentiable)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One Adam update of every parameter with a gradient; returns the closure's loss."""

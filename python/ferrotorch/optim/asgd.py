@@ -23,11 +23,8 @@ class ASGD(Optimizer):
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach, maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One ASGD update of every parameter with a gradient; returns the closure's loss."""

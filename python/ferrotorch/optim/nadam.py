@@ -19,11 +19,8 @@ class NAdam(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One NAdam update of every parameter with a gradient; returns the closure's loss."""

@@ -119,10 +119,16 @@ class Optimizer:
     def __getstate__(self) -> Dict[str, Any]:
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
+    # (key, value) pairs a subclass fills into groups unpickled from states that lack them.
+    _group_key_defaults: Tuple[Tuple[str, Any], ...] = ()
+
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._init_hooks()
         self.defaults.setdefault("differentiable", False)
+        for g in self.param_groups:
+            for k, v in self._group_key_defaults:
+                g.setdefault(k, v)
 
     def __repr__(self) -> str:
         s = self.__class__.__name__ + " ("

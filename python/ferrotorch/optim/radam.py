@@ -17,11 +17,8 @@ class RAdam(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach, capturable=capturable, decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False), ("decoupled_weight_decay", False), ("capturable", False)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("decoupled_weight_decay", False), ("capturable", False))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One RAdam update of every parameter with a gradient; returns the closure's loss."""

@@ -24,11 +24,8 @@ class RMSprop(Optimizer):
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered, weight_decay=weight_decay, capturable=capturable, foreach=foreach, maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for g in self.param_groups:
-            for k, v in (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False)):
-                g.setdefault(k, v)
+    # Keys that groups pickled by older versions lack.
+    _group_key_defaults = (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One RMSprop update of every parameter with a gradient; returns the closure's loss."""
