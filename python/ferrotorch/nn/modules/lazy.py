@@ -31,6 +31,18 @@ class UninitializedParameter(Parameter):
 
     __str__ = __repr__
 
+    def detach(self) -> "UninitializedParameter":
+        """Another placeholder (what state_dict() stores, so a lazy checkpoint stays lazy)."""
+        return UninitializedParameter(False, dtype=self.dtype)
+
+    def __deepcopy__(self, memo: dict) -> "UninitializedParameter":
+        if id(self) not in memo:
+            memo[id(self)] = UninitializedParameter(self.requires_grad, dtype=self.dtype)
+        return memo[id(self)]
+
+    def __reduce_ex__(self, proto: Any) -> Any:
+        return (UninitializedParameter, (self.requires_grad, None, self.dtype))
+
 
 class UninitializedBuffer(Tensor):
     """A placeholder buffer (0 elements) whose shape a lazy module decides later."""
@@ -47,6 +59,18 @@ class UninitializedBuffer(Tensor):
         return "<UninitializedBuffer>"
 
     __str__ = __repr__
+
+    def detach(self) -> "UninitializedBuffer":
+        """Another placeholder (what state_dict() stores, so a lazy checkpoint stays lazy)."""
+        return UninitializedBuffer(dtype=self.dtype, persistent=self.persistent)
+
+    def __deepcopy__(self, memo: dict) -> "UninitializedBuffer":
+        if id(self) not in memo:
+            memo[id(self)] = UninitializedBuffer(dtype=self.dtype, persistent=self.persistent)
+        return memo[id(self)]
+
+    def __reduce_ex__(self, proto: Any) -> Any:
+        return (UninitializedBuffer, (False, None, self.dtype, self.persistent))
 
 
 def is_lazy(param: Any) -> bool:
