@@ -3,7 +3,9 @@ buffers and submodules, state_dict, hooks, train/eval and a PyTorch-style repr."
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from ... import _core
@@ -64,6 +66,11 @@ class Module:
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks_always_called", set())
+        object.__setattr__(self, "_state_dict_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_state_dict_hooks", OrderedDict())
+        object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_load_state_dict_post_hooks", OrderedDict())
 
     forward: Callable[..., Any]
 
@@ -261,44 +268,193 @@ class Module:
             raise AttributeError(f"{type(mod).__name__} has no parameter `{name}`")
         return mod._parameters[name]
 
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer named by a dotted path (``"bn.running_mean"``)."""
+        mod_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(mod_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{type(mod).__name__} has no attribute `{name}`")
+        if name not in mod._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return mod._buffers[name]
+
+    def set_submodule(self, target: str, module: "Module", strict: bool = False) -> None:
+        """Replaces (or, unless ``strict``, adds) the submodule at a dotted path."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError("`module` is not an nn.Module, found " + str(type(module)))
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(type(parent).__name__ + " has no attribute `" + name + "`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError("`" + name + "` is not an nn.Module")
+        setattr(parent, name, module)
+
     # ---- state ----
 
+    def _hooks(self, name: str) -> "OrderedDict[int, Any]":
+        """One of the hook tables (created on first use for modules unpickled without it)."""
+        table = self.__dict__.get(name)
+        if table is None:
+            table = OrderedDict()
+            object.__setattr__(self, name, table)
+        return table
+
+    def _has_extra_state(self) -> bool:
+        return type(self).get_extra_state is not Module.get_extra_state
+
+    def get_extra_state(self) -> Any:
+        """Extra state saved under ``<prefix>_extra_state`` when a subclass overrides this
+        (together with ``set_extra_state``); the base class has none."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
+
+    def set_extra_state(self, state: Any) -> None:
+        """Restores what ``get_extra_state`` returned; a subclass that saves extra state overrides it."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
+
+    def register_state_dict_pre_hook(self, hook: Callable[..., None]) -> RemovableHandle:
+        """``hook(module, prefix, keep_vars)`` runs before this module adds its entries to a state_dict."""
+        table = self._hooks("_state_dict_pre_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = hook
+        return h
+
+    def register_state_dict_post_hook(self, hook: Callable[..., None]) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after this module (and its
+        children) added their entries; it edits ``state_dict`` in place and returns None."""
+        table = self._hooks("_state_dict_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = (hook, True)
+        return h
+
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The older form of the post hook: it may also return a replacement dict."""
+        table = self._hooks("_state_dict_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = (hook, False)
+        return h
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., None]) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` runs before this module's entries are loaded; it may edit ``state_dict``."""
+        table = self._hooks("_load_state_dict_pre_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = hook
+        return h
+
+    def register_load_state_dict_post_hook(self, hook: Callable[..., None]) -> RemovableHandle:
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict``; it may remove keys
+        from ``incompatible_keys.missing_keys`` / ``unexpected_keys`` before strict checking."""
+        table = self._hooks("_load_state_dict_post_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = hook
+        return h
+
     def state_dict(self, *args: Any, destination: Optional[Dict[str, Any]] = None, prefix: str = "", keep_vars: bool = False) -> Dict[str, Any]:
-        """Parameters and persistent buffers by dotted name (detached unless ``keep_vars``)."""
+        """Parameters, persistent buffers and extra state by dotted name (detached unless
+        ``keep_vars``). ``destination, prefix, keep_vars`` may also be given positionally
+        (deprecated, as in PyTorch)."""
+        if args:
+            if len(args) > 3:
+                raise TypeError(f"state_dict() takes from 1 to 4 positional arguments but {len(args) + 1} were given")
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+                " for details.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+        local_metadata = {"version": self._version}
+        metadata = getattr(destination, "_metadata", None)
+        if metadata is not None:
+            metadata[prefix[:-1]] = local_metadata
+        for hook in self._hooks("_state_dict_pre_hooks").values():
+            hook(self, prefix, keep_vars)
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
+        if self._has_extra_state():
+            destination[prefix + "_extra_state"] = self.get_extra_state()
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook, public in self._hooks("_state_dict_hooks").values():
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                if public:
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result
         return destination
 
+    def _own_state(self) -> "OrderedDict[str, Tuple[Module, str, Any]]":
+        """Every loadable key: (owning module, local name, current tensor or None for extra state)."""
+        out: "OrderedDict[str, Tuple[Module, str, Any]]" = OrderedDict()
+        for mprefix, m in self.named_modules(remove_duplicate=False):
+            pre = mprefix + "." if mprefix else ""
+            for name, p in m._parameters.items():
+                if p is not None:
+                    out.setdefault(pre + name, (m, name, p))
+            for name, b in m._buffers.items():
+                if b is not None and name not in m._non_persistent_buffers_set:
+                    out.setdefault(pre + name, (m, name, b))
+            if type(m).set_extra_state is not Module.set_extra_state:
+                out.setdefault(pre + "_extra_state", (m, "_extra_state", None))
+        return out
+
     def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
-        """Copies values into parameters and buffers; reports missing and unexpected keys."""
-        # A module may adapt the checkpoint first (lazy shapes, BatchNorm's num_batches_tracked),
-        # in a copy: the caller's dict stays as it was.
+        """Copies values into parameters and buffers (and extra state); reports missing and
+        unexpected keys, raising for them when ``strict``."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        # A module may adapt the checkpoint first (lazy shapes, BatchNorm's num_batches_tracked,
+        # load_state_dict pre hooks), in a copy: the caller's dict stays as it was.
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
         if metadata is not None:
             state_dict._metadata = metadata  # type: ignore[attr-defined]
-        hook_errors: List[str] = []
+        errors: List[str] = []
+        hook_missing: List[str] = []
+        hook_unexpected: List[str] = []
         for name, m in self.named_modules():
+            prefix = name + "." if name else ""
             before_load = getattr(type(m), "_before_load_state_dict", None)
             if before_load is not None:
-                hook_errors.extend(before_load(m, state_dict, name + "." if name else "") or [])
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        errors: List[str] = hook_errors
-        for k, target in own.items():
+                errors.extend(before_load(m, state_dict, prefix) or [])
+            local_metadata = metadata.get(name, {}) if metadata is not None else {}
+            for hook in m._hooks("_load_state_dict_pre_hooks").values():
+                hook(m, state_dict, prefix, local_metadata, strict, hook_missing, hook_unexpected, errors)
+        own = self._own_state()
+        missing = [k for k in own if k not in state_dict] + hook_missing
+        unexpected = [k for k in state_dict if k not in own] + hook_unexpected
+        for k, (mod, name, target) in own.items():
             if k not in state_dict:
                 continue
             v = state_dict[k]
+            if target is None:  # extra state
+                mod.set_extra_state(v)
+                continue
             if not isinstance(v, Tensor):
                 errors.append(f'While copying the parameter named "{k}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
                 continue
@@ -306,8 +462,6 @@ class Module:
                 errors.append(f"size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {target.shape}.")
                 continue
             if assign:
-                mod_path, _, name = k.rpartition(".")
-                mod = self.get_submodule(mod_path)
                 if name in mod._parameters:
                     mod._parameters[name] = Parameter(v, target.requires_grad)
                 else:
@@ -315,14 +469,19 @@ class Module:
             else:
                 with no_grad():
                     target.copy_(v)
+        result = _IncompatibleKeys(missing, unexpected)
+        for m in self.modules():
+            for hook in m._hooks("_load_state_dict_post_hooks").values():
+                if hook(m, result) is not None:
+                    raise RuntimeError("load_state_dict post hook should return None")
         if strict:
-            if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
-            if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+            if result.unexpected_keys:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in result.unexpected_keys)))
+            if result.missing_keys:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in result.missing_keys)))
         if errors:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(errors)))
-        return _IncompatibleKeys(missing, unexpected)
+        return result
 
     # ---- modes and conversion ----
 
@@ -397,7 +556,7 @@ class Module:
         if dtype is None:
             return self
         if not dtype.is_floating_point:
-            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def float(self) -> "Module":
@@ -440,15 +599,26 @@ class Module:
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
         h = RemovableHandle(self._forward_hooks)
         self._forward_hooks[h.id] = (hook, with_kwargs)
+        if always_call:
+            self._hooks_always_called().add(h.id)
         if prepend:
             self._forward_hooks.move_to_end(h.id, last=False)
         return h
+
+    def _hooks_always_called(self) -> Set[int]:
+        ids = self.__dict__.get("_forward_hooks_always_called")
+        if ids is None:
+            ids = set()
+            object.__setattr__(self, "_forward_hooks_always_called", ids)
+        return ids
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to
         the module's tensor inputs have been computed."""
         h = RemovableHandle(self._backward_hooks)
         self._backward_hooks[h.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(h.id, last=False)
         return h
 
     register_backward_hook = register_full_backward_hook
@@ -489,20 +659,35 @@ class Module:
         return result
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for hook, with_kwargs in list(self._forward_pre_hooks.values()):
-            if with_kwargs:
-                r = hook(self, args, kwargs)
+        called: Set[int] = set()
+        result: Any = None
+        try:
+            for hook, with_kwargs in list(self._forward_pre_hooks.values()):
+                if with_kwargs:
+                    r = hook(self, args, kwargs)
+                    if r is not None:
+                        args, kwargs = r
+                else:
+                    r = hook(self, args)
+                    if r is not None:
+                        args = r if isinstance(r, tuple) else (r,)
+            result = self.forward(*args, **kwargs)
+            for hid, (hook, with_kwargs) in list(self._forward_hooks.items()):
+                called.add(hid)
+                r = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
                 if r is not None:
-                    args, kwargs = r
-            else:
-                r = hook(self, args)
-                if r is not None:
-                    args = r if isinstance(r, tuple) else (r,)
-        result = self.forward(*args, **kwargs)
-        for hook, with_kwargs in list(self._forward_hooks.values()):
-            r = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
-            if r is not None:
-                result = r
+                    result = r
+        except Exception:
+            # Hooks registered with always_call=True still run (their results ignored), then
+            # the error propagates.
+            always = self.__dict__.get("_forward_hooks_always_called") or set()
+            for hid, (hook, with_kwargs) in list(self._forward_hooks.items()):
+                if hid in always and hid not in called:
+                    try:
+                        hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
+                    except Exception as e:
+                        warnings.warn(f"forward hook with ``always_call=True`` raised an exception that was silenced as another error was raised in forward: {e}", stacklevel=2)
+            raise
         if self._backward_hooks:
             result = self._wrap_backward_hooks(args, result)
         return result

@@ -1,0 +1,174 @@
+"""nn.Module's state_dict machinery and hook options against PyTorch's: extra state, positional
+state_dict arguments, state_dict / load_state_dict hooks, backward hooks with ``prepend``,
+forward hooks with ``always_call``, get_buffer / set_submodule and ``to``'s dtype check."""
+
+import warnings
+from typing import Any, Callable, Dict, List
+
+import pytest
+
+import ferrotorch as torch
+from torch_oracle import needs_torch, pt
+
+pytestmark = needs_torch
+
+
+def _outcome(fn: Callable[[Any], Any], lib: Any) -> Any:
+    """The result of ``fn(lib)`` as plain values, or the exception's class name and message."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return repr(fn(lib))
+    except Exception as e:  # noqa: BLE001 - the exception itself is what is compared
+        return (type(e).__name__, str(e))
+
+
+def _linear(lib: Any) -> Any:
+    m = lib.nn.Linear(3, 2)
+    with lib.no_grad():
+        m.weight.copy_(lib.arange(6.0).reshape(2, 3) * 0.1)
+        m.bias.copy_(lib.tensor([0.5, -0.5]))
+    return m
+
+
+def _with_extra_state(lib: Any) -> Any:
+    class WithExtra(lib.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = _linear(lib)
+            self.counter = 3
+
+        def get_extra_state(self) -> Dict[str, int]:
+            return {"counter": self.counter}
+
+        def set_extra_state(self, state: Dict[str, int]) -> None:
+            self.counter = state["counter"]
+
+    return WithExtra()
+
+
+def _extra_state_round_trip(lib: Any) -> Any:
+    src = _with_extra_state(lib)
+    src.counter = 7
+    sd = src.state_dict()
+    dst = _with_extra_state(lib)
+    keys = dst.load_state_dict(sd)
+    return list(sd), sd["_extra_state"], dst.counter, keys
+
+
+def _extra_state_missing(lib: Any) -> Any:
+    m = _with_extra_state(lib)
+    sd = m.state_dict()
+    del sd["_extra_state"]
+    return m.load_state_dict(sd)
+
+
+def _extra_state_nested(lib: Any) -> Any:
+    outer = lib.nn.Sequential(_with_extra_state(lib), lib.nn.ReLU())
+    return list(outer.state_dict())
+
+
+def _positional_state_dict(lib: Any) -> Any:
+    m = _linear(lib)
+    dest: Dict[str, Any] = {}
+    out = m.state_dict(dest, "p.", True)
+    return out is dest, list(dest), type(dest["p.weight"]).__name__
+
+
+def _state_dict_hooks(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = lib.nn.Sequential(_linear(lib))
+    m[0].register_state_dict_pre_hook(lambda mod, prefix, keep_vars: calls.append(("pre", prefix, keep_vars)))
+
+    def post(mod: Any, sd: Any, prefix: str, local_metadata: Any) -> None:
+        calls.append(("post", prefix, sorted(sd)))
+        sd[prefix + "tag"] = 1
+
+    m[0].register_state_dict_post_hook(post)
+    sd = m.state_dict()
+    return calls, list(sd)
+
+
+def _state_dict_post_hook_returning(lib: Any) -> Any:
+    m = _linear(lib)
+    m.register_state_dict_post_hook(lambda mod, sd, prefix, meta: {})
+    return m.state_dict()
+
+
+def _load_hooks(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = lib.nn.Sequential(_linear(lib))
+
+    def pre(mod: Any, sd: Any, prefix: str, meta: Any, strict: bool, missing: Any, unexpected: Any, errors: Any) -> None:
+        calls.append(("pre", prefix, strict))
+        sd[prefix + "bias"] = lib.zeros(2)
+
+    def post(mod: Any, keys: Any) -> None:
+        calls.append(("post", list(keys.missing_keys), list(keys.unexpected_keys)))
+        keys.unexpected_keys.clear()
+
+    m[0].register_load_state_dict_pre_hook(pre)
+    m.register_load_state_dict_post_hook(post)
+    sd = {"0.weight": lib.ones(2, 3), "junk": lib.zeros(1)}
+    result = m.load_state_dict(sd)
+    return calls, result, m[0].bias.tolist(), list(sd)
+
+
+def _backward_hook_prepend(lib: Any) -> Any:
+    calls: List[str] = []
+    m = _linear(lib)
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append("second"))
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append("first"), prepend=True)
+    m(lib.ones(1, 3, requires_grad=True)).sum().backward()
+    return calls
+
+
+def _always_call(lib: Any) -> Any:
+    calls: List[str] = []
+    m = _linear(lib)
+
+    def failing_pre(mod: Any, args: Any) -> None:
+        raise ValueError("pre hook failed")
+
+    m.register_forward_hook(lambda mod, args, out: calls.append("plain"))
+    m.register_forward_hook(lambda mod, args, out: calls.append("always"), always_call=True)
+    m.register_forward_pre_hook(failing_pre)
+    try:
+        m(lib.ones(1, 3))
+    except ValueError as e:
+        calls.append(str(e))
+    return calls
+
+
+def _get_buffer_set_submodule(lib: Any) -> Any:
+    m = lib.nn.Sequential(lib.nn.BatchNorm1d(2), _linear(lib))
+    rm = m.get_buffer("0.running_mean").tolist()
+    m.set_submodule("1", lib.nn.ReLU())
+    return rm, [type(c).__name__ for c in m.children()]
+
+
+CASES = {
+    "extra state round trip": _extra_state_round_trip,
+    "extra state missing": _extra_state_missing,
+    "extra state nested key order": _extra_state_nested,
+    "positional state_dict arguments": _positional_state_dict,
+    "state_dict pre and post hooks": _state_dict_hooks,
+    "public state_dict post hook returning a value": _state_dict_post_hook_returning,
+    "load_state_dict pre and post hooks": _load_hooks,
+    "backward hook prepend": _backward_hook_prepend,
+    "forward hook always_call": _always_call,
+    "get_buffer and set_submodule": _get_buffer_set_submodule,
+    "get_buffer of a parameter": lambda t: _linear(t).get_buffer("weight"),
+    "to an integer dtype": lambda t: _linear(t).to(t.int64),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_pytorch(name: str) -> None:
+    fn = CASES[name]
+    assert _outcome(fn, torch) == _outcome(fn, pt)
+
+
+def test_positional_state_dict_warns() -> None:
+    with pytest.warns(FutureWarning, match="Positional args are being deprecated"):
+        _linear(torch).state_dict({}, "x.")
