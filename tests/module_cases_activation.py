@@ -154,3 +154,25 @@ CASES: List[ModCase] = [
     ModCase("GLU-zero-batch", lambda t: t.nn.GLU(), one(0, 4)),
     ModCase("GLU-extreme", lambda t: t.nn.GLU(0), lambda rng: (np.array([[-1000.0, 30.0], [1000.0, -30.0]]),), rtol=1e-7, atol=1e-9),
 ]
+
+# Invalid inputs: PyTorch's exception class and message (bool and integer inputs, a dtype
+# mismatch).
+_ERR = {"modes": ("eval",)}
+
+
+def _bools(rng: np.random.Generator) -> Tuple[np.ndarray]:
+    return (rng.standard_normal((2, 3)) > 0,)
+
+
+def _ints(*shape: int) -> Callable[[np.random.Generator], Tuple[np.ndarray]]:
+    return lambda rng: (rng.integers(-5, 5, shape),)
+
+
+CASES += [
+    ModCase("ReLU-error-bool", lambda t: t.nn.ReLU(), _bools, error=NotImplementedError, **_ERR),
+    ModCase("ReLU6-error-bool", lambda t: t.nn.ReLU6(), _bools, error=NotImplementedError, **_ERR),
+    ModCase("Hardtanh-error-bool", lambda t: t.nn.Hardtanh(), _bools, error=NotImplementedError, **_ERR),
+    ModCase("Threshold-error-bool", lambda t: t.nn.Threshold(0.5, 2.0), _bools, error=NotImplementedError, **_ERR),
+    ModCase("GLU-error-odd-int", lambda t: t.nn.GLU(0), _ints(5), error=RuntimeError, **_ERR),
+    ModCase("PReLU-error-dtype", lambda t: t.nn.PReLU(), one(2, 3, dtype=F64), error=RuntimeError, **_ERR),
+]

@@ -23,14 +23,19 @@ def _needs_grad(input: Tensor) -> bool:
     return bool(input.requires_grad) and _core.is_grad_enabled()
 
 
-_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _type_name(input: Tensor) -> str:
+    """PyTorch's scalar type name of a tensor's dtype in messages: Float, Long, Bool..."""
+    name = str(input.dtype).split(".")[-1]
+    return _TYPE_NAMES.get(name, name)
 
 
 def _floating_only(kernel: str, input: Tensor) -> None:
     """PyTorch's NotImplementedError for an integer input to a floating-point-only activation."""
     if not input.dtype.is_floating_point:
-        name = str(input.dtype).split(".")[-1]
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES.get(name, name)}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
 
 
 def _refuse_leaf(input: Tensor) -> None:
@@ -49,18 +54,27 @@ def _apply(input: Tensor, compute: Callable[[Tensor], Tensor], inplace: bool) ->
     return input
 
 
+def _refuse_bool(input: Tensor, message: str) -> None:
+    """PyTorch's NotImplementedError for a bool input to an op with integer kernels."""
+    if input.dtype == _core.bool:
+        raise NotImplementedError(message)
+
+
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``value`` where ``input <= threshold``, ``input`` elsewhere."""
+    _refuse_bool(input, "\"threshold_cpu\" not implemented for 'Bool'")
     return _apply(input, lambda x: where(x <= threshold, value, x), inplace)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """In-place :func:`threshold`."""
+    _refuse_bool(input, "\"threshold_cpu\" not implemented for 'Bool'")
     return _apply(input, lambda x: where(x <= threshold, value, x), True)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0)."""
+    _refuse_bool(input, "Boolean inputs not supported for relu")
     if not inplace:
         return input.relu()
     _refuse_leaf(input)
@@ -77,6 +91,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     """Clamps to [min_val, max_val]; zero gradient outside the open interval."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    _refuse_bool(input, "Bool inputs not supported for hardtanh")
     if not input.dtype.is_floating_point:
         # Integer inputs keep their dtype, as in PyTorch.
         return _apply(input, lambda x: x.clamp(int(min_val), int(max_val)), inplace)
@@ -264,8 +279,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         from .. import finfo
 
         info = finfo(input.dtype)
-        name = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(str(input.dtype).split(".")[-1], str(input.dtype))
-        raise RuntimeError(f"lambda must be in range [0, {info.max:g}] for input dtype {name}, but found {lambd:g}")
+        raise RuntimeError(f"lambda must be in range [0, {info.max:g}] for input dtype {_type_name(input)}, but found {lambd:g}")
     # x * 0 in the middle keeps NaN inputs NaN.
     return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, input * 0.0))
 
@@ -274,6 +288,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x for x > 0, a * x otherwise, with one slope for all or one per channel (dim 1)."""
     if weight.ndim > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_type_name(input)} and {_type_name(weight)}")
+    _floating_only("prelu_cpu", input)
     count = weight.numel()
     if count == 1:
         slope = weight.reshape(())
@@ -311,11 +328,11 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b), where a and b are the two halves of ``input`` along ``dim``."""
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    _floating_only("glu_cpu", input)
     if not -input.ndim <= dim < input.ndim:
         raise IndexError(f"glu: Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got {dim})")
     size = input.size(dim)
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    _floating_only("glu_cpu", input)
     a, b = input.split(size // 2, dim)
     return a * b.sigmoid()
