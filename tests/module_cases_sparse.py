@@ -87,3 +87,21 @@ CASES += [
     ModCase("Embedding-noncontiguous-indices", lambda t: t.nn.Embedding(10, 3, padding_idx=0), idx(10, 4, 3), adapt_inputs=_transposed),
     ModCase("EmbeddingBag-noncontiguous-indices", lambda t: t.nn.EmbeddingBag(10, 3, mode="max"), idx(10, 4, 3), adapt_inputs=_transposed),
 ]
+
+
+def _fixed(*values, offsets=None, offsets_dtype=np.int64):
+    """Inputs factory: these exact indices (and offsets)."""
+    arrays = (np.array(values, dtype=np.int64),) + ((np.array(offsets, dtype=offsets_dtype),) if offsets is not None else ())
+    return lambda rng: arrays
+
+
+_NOGRAD = {"modes": ("eval",), "backward": False}
+
+# Indices outside [0, num_embeddings): a negative one does not count from the end.
+CASES += [
+    ModCase("Embedding-error-negative-index", lambda t: t.nn.Embedding(10, 3), _fixed(1, -1), error=IndexError, **_NOGRAD),
+    ModCase("Embedding-error-index-too-big", lambda t: t.nn.Embedding(10, 3), _fixed(10, 1), error=IndexError, **_NOGRAD),
+    ModCase("EmbeddingBag-error-negative-index", lambda t: t.nn.EmbeddingBag(10, 3), _fixed(1, 2, -1, offsets=[0]), error=RuntimeError, **_NOGRAD),
+    ModCase("EmbeddingBag-error-index-too-big", lambda t: t.nn.EmbeddingBag(10, 3, mode="sum"), _fixed(1, 10, 5, -1, offsets=[0]), error=RuntimeError, **_NOGRAD),
+    ModCase("EmbeddingBag-error-float-offsets", lambda t: t.nn.EmbeddingBag(10, 3), _fixed(1, 2, 3, offsets=[0, 2], offsets_dtype=np.float32), error=RuntimeError, **_NOGRAD),
+]

@@ -28,6 +28,21 @@ def _check_indices(op: str, input: Tensor) -> None:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {input.type()} instead (while checking arguments for {op})")
 
 
+def _check_range(op: str, input: Tensor, num_embeddings: int) -> None:
+    """Indices must lie in [0, num_embeddings): negative ones do not count from the end."""
+    if input.numel() == 0:
+        return
+    lo, hi = int(input.min().item()), int(input.max().item())
+    if lo >= 0 and hi < num_embeddings:
+        return
+    if op == "embedding":
+        raise IndexError("index out of range in self")
+    flat = input.reshape(-1)
+    pos = int(((flat < 0) | (flat >= num_embeddings)).nonzero().reshape(-1)[0].item())
+    bad = int(flat[pos].item())
+    raise RuntimeError(f"Index {pos} of input takes value {bad} which is not in the valid range [0, {num_embeddings})")
+
+
 def _renorm_rows(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
     """Rescales, in place, each row of ``weight`` named in ``indices`` whose norm exceeds ``max_norm``."""
     if indices.numel() == 0:
@@ -60,6 +75,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
     """Rows of ``weight`` picked by integer ``input``; ``padding_idx`` rows get no gradient and,
     with ``max_norm``, the picked rows of ``weight`` are first renormalized in place."""
     _check_indices("embedding", input)
+    _check_range("embedding", input, weight.shape[0])
     padding_idx = _normalize_padding_idx(padding_idx, weight.shape[0], "Padding_idx must be within num_embeddings")
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)
@@ -177,6 +193,9 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
     """Sums, averages or takes the max of the embeddings in each bag (a row of a 2-D ``input``, or
     the spans of a 1-D ``input`` that start at ``offsets``)."""
     _check_indices("embedding_bag", input)
+    _check_range("embedding_bag", input, weight.shape[0])
+    if offsets is not None:
+        _check_indices("embedding_bag", offsets)
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it must have the same shape as the input ({input.shape})")
     if weight.ndim != 2:
