@@ -618,3 +618,12 @@ def test_training_with_scheduler_matches_pytorch(name: str, make_opt: Callable[[
     ours = _train(torch, make_opt, build)
     theirs = _train(pt, make_opt, build)
     assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-12)
+
+
+@needs_torch
+def test_scheduler_classes_report_pytorchs_module_path() -> None:
+    """PyTorch defines every scheduler in ``torch.optim.lr_scheduler``: the classes' module (in
+    reprs, pickles and ``type(s).__module__`` checks) is that path here too."""
+    ours = {n: getattr(torch.optim.lr_scheduler, n).__module__.replace("ferrotorch", "torch", 1) for n in torch.optim.lr_scheduler.__all__ if isinstance(getattr(torch.optim.lr_scheduler, n), type)}
+    theirs = {n: getattr(pt.optim.lr_scheduler, n).__module__ for n in ours}
+    assert ours == theirs

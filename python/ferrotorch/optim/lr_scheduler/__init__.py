@@ -40,3 +40,11 @@ __all__ = [
     "EPOCH_DEPRECATION_WARNING",
     "_LRScheduler",
 ]
+
+# PyTorch defines every scheduler in the one module ``torch.optim.lr_scheduler``; report the
+# same path (``type(s).__module__``, repr of the class, pickles) though ours are split by family.
+for _name in __all__:
+    _obj = globals()[_name]
+    if isinstance(_obj, type):
+        _obj.__module__ = __name__
+del _name, _obj
