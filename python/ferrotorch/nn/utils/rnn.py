@@ -65,25 +65,57 @@ class PackedSequence(_PackedSequenceFields):
         return self if data is self.data else self._with_data(data)
 
     def cpu(self) -> "PackedSequence":
+        """The packing with ``data`` on the CPU (itself when it is there already)."""
+        return self.to("cpu")
+
+    def cuda(self, *args: Any, **kwargs: Any) -> "PackedSequence":
+        """The packing with ``data`` on a CUDA device (arguments as ``Tensor.cuda``)."""
+        data = self.data.cuda(*args, **kwargs)
+        return self if data is self.data else self._with_data(data)
+
+    def pin_memory(self) -> "PackedSequence":
+        """ferrotorch has no page-locked host memory: the packing is returned as it is."""
         return self
 
     def double(self) -> "PackedSequence":
+        """``data`` as float64."""
         return self.to(_ft().float64)
 
     def float(self) -> "PackedSequence":
+        """``data`` as float32."""
         return self.to(_ft().float32)
 
+    def half(self) -> "PackedSequence":
+        """``data`` as float16."""
+        return self.to(_ft().float16)
+
     def long(self) -> "PackedSequence":
+        """``data`` as int64."""
         return self.to(_ft().int64)
 
     def int(self) -> "PackedSequence":
+        """``data`` as int32."""
         return self.to(_ft().int32)
+
+    def short(self) -> "PackedSequence":
+        """``data`` as int16."""
+        return self.to(_ft().int16)
+
+    def char(self) -> "PackedSequence":
+        """``data`` as int8."""
+        return self.to(_ft().int8)
+
+    def byte(self) -> "PackedSequence":
+        """``data`` as uint8."""
+        return self.to(_ft().uint8)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        """Whether ``data`` is on a CUDA device."""
+        return bool(self.data.is_cuda)
 
     def is_pinned(self) -> bool:
+        """Always False: ferrotorch has no page-locked host memory."""
         return False
 
 
@@ -122,7 +154,9 @@ def pack_padded_sequence(input: Tensor, lengths: Union[Tensor, Sequence[int]], b
         positions = sorted(range(len(lens)), key=lambda b: -lens[b])
         order = ft.tensor(positions, dtype=ft.int64)
         lens = [lens[b] for b in positions]
-    if lens and lens[-1] <= 0:
+    if not lens:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if lens[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0")
     x = input.transpose(0, 1) if batch_first else input
     if order is not None:
@@ -174,13 +208,16 @@ def pad_sequence(sequences: Union[Tensor, Iterable[Tensor]], batch_first: bool =
     ``batch_first``), filling with ``padding_value`` on ``padding_side`` ("right" or "left")."""
     ft = _ft()
     if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+        raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
     seqs = list(sequences.unbind(0)) if isinstance(sequences, Tensor) else list(sequences)
     if not seqs:
         raise RuntimeError("received an empty list of sequences")
     longest = max(s.shape[0] for s in seqs)
+    # The result has the first sequence's dtype; the others are cast to it.
+    dtype = seqs[0].dtype
     padded = []
     for s in seqs:
+        s = s.to(dtype)
         short = longest - s.shape[0]
         if short:
             fill = ft.full((short,) + tuple(s.shape[1:]), padding_value, dtype=s.dtype)
