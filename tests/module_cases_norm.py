@@ -111,3 +111,15 @@ CASES += [
     ModCase("RMSNorm-noncontiguous", lambda t: t.nn.RMSNorm(6), one(2, 6, 5), adapt_inputs=_transposed),
     ModCase("LocalResponseNorm-noncontiguous", lambda t: t.nn.LocalResponseNorm(3), one(2, 4, 6, 3), adapt_inputs=_transposed),
 ]
+
+
+# Half-precision inputs to float32 layers: the output keeps the input's dtype.
+_HALF = {"rtol": 1e-2, "atol": 1e-2}
+CASES += [
+    ModCase("BatchNorm1d-half-input", lambda t: t.nn.BatchNorm1d(4), one(6, 4, 3, dtype="float16"), **_HALF),
+    ModCase("InstanceNorm1d-half-input", lambda t: t.nn.InstanceNorm1d(4, affine=True, track_running_stats=True), one(2, 4, 6, dtype="float16"), **_HALF),
+    ModCase("LocalResponseNorm-half-input", lambda t: t.nn.LocalResponseNorm(3), one(2, 4, 5, dtype="float16"), **_HALF),
+    ModCase("LayerNorm-half-input", lambda t: t.nn.LayerNorm(6), one(2, 3, 6, dtype="float16"), **_HALF),
+    ModCase("GroupNorm-half-input", lambda t: t.nn.GroupNorm(2, 4), one(2, 4, 5, dtype="float16"), **_HALF),
+    ModCase("RMSNorm-half-input", lambda t: t.nn.RMSNorm(6), one(2, 3, 6, dtype="float16"), **_HALF),
+]

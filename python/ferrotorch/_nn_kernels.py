@@ -227,6 +227,14 @@ def _check_affine_shape(what: str, t: Optional[Tensor], shape: Tuple[int, ...]) 
         raise RuntimeError(f"Expected {what} to be of same shape as normalized_shape, but got {what} of shape {list(t.shape)} and normalized_shape = {list(shape)}")
 
 
+def _in_input_dtype(input: Tensor, y: Tensor) -> Tensor:
+    """A float16/bfloat16 input normalized with float32 parameters gives an output of the input's
+    dtype (PyTorch's mixed-precision rule for the norm layers), not the promoted float32."""
+    if y.dtype != input.dtype and input.dtype in (_core.float16, _core.bfloat16):
+        return y.to(input.dtype)
+    return y
+
+
 def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes over the trailing ``normalized_shape`` dims, then scales and shifts."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -240,7 +248,7 @@ def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weigh
         y = y * weight
     if bias is not None:
         y = y + bias
-    return y
+    return _in_input_dtype(input, y)
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
@@ -260,7 +268,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, 
         y = y * weight.reshape(c, *extra)
     if bias is not None:
         y = y + bias.reshape(c, *extra)
-    return y
+    return _in_input_dtype(input, y)
 
 
 def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -299,7 +307,7 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
         y = y * weight.reshape(c, *extra)
     if bias is not None:
         y = y + bias.reshape(c, *extra)
-    return y
+    return _in_input_dtype(input, y)
 
 
 def _no_grad() -> Any:

@@ -7,6 +7,7 @@ import warnings
 from typing import Any, Dict, List, Optional
 
 from ... import _core
+from ..._nn_kernels import _in_input_dtype
 from ..._grad_mode import no_grad
 from .normalization import _LazyNormBase, _NormBase
 
@@ -44,7 +45,7 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
         y = y * weight.reshape(c, *extra)
     if bias is not None:
         y = y + bias.reshape(c, *extra)
-    return y
+    return _in_input_dtype(input, y)
 
 
 class _InstanceNorm(_NormBase):

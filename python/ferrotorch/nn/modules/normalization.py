@@ -254,7 +254,7 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Te
     dims = tuple(range(-len(shape), 0))
     e = finfo(input.dtype).eps if eps is None else eps
     y = input * ((input * input).mean(dims, keepdim=True) + e).rsqrt()
-    return y * weight if weight is not None else y
+    return K._in_input_dtype(input, y * weight) if weight is not None else y
 
 
 class RMSNorm(Module):
