@@ -303,3 +303,30 @@ def _projection() -> List[ModCase]:
 
 
 CASES = _pointwise() + _bce() + _classification() + _divergence_and_embedding() + _likelihood() + _margin() + _triplet() + _ctc() + _projection()
+
+
+def _mixed_dtypes() -> List[ModCase]:
+    """A float32 prediction against a float64 target and the other way round: PyTorch keeps
+    the input's dtype for Huber and soft-margin, the target's for BCE with logits, and refuses
+    mismatched dtypes (an integer target included) in BCE."""
+    f32, f64 = "float32", F64
+    cases: List[ModCase] = []
+    for a, b in ((f32, f64), (f64, f32)):
+        both = lambda rng, a=a, b=b: (randn(3, 4, dtype=a)(rng), randn(3, 4, dtype=b)(rng))  # noqa: E731
+        probs = lambda rng, a=a, b=b: (unit(3, 4, dtype=a)(rng), unit(3, 4, dtype=b)(rng))  # noqa: E731
+        # PyTorch's own Huber backward refuses a target of another dtype: forward only.
+        cases += [
+            ModCase(f"HuberLoss-{a}-{b}", lambda t: t.nn.HuberLoss(reduction="none"), both, backward=False),
+            ModCase(f"SoftMarginLoss-{a}-{b}", lambda t: t.nn.SoftMarginLoss(), lambda rng, a=a, b=b: (randn(3, 4, dtype=a)(rng), signs(3, 4, dtype=b)(rng)), grad_inputs=(0,)),
+            ModCase(f"BCEWithLogitsLoss-{a}-{b}", lambda t: t.nn.BCEWithLogitsLoss(), probs),
+            ModCase(f"BCELoss-error-{a}-{b}", lambda t: t.nn.BCELoss(), probs, error=RuntimeError, modes=("eval",)),
+        ]
+    int_target = lambda rng: (unit(3, 4, dtype=f32)(rng), rng.integers(0, 2, (3, 4)))  # noqa: E731
+    cases += [
+        ModCase("BCELoss-error-int-target", lambda t: t.nn.BCELoss(), int_target, error=RuntimeError, modes=("eval",)),
+        ModCase("BCEWithLogitsLoss-error-int-target", lambda t: t.nn.BCEWithLogitsLoss(), int_target, error=RuntimeError, modes=("eval",)),
+    ]
+    return cases
+
+
+CASES += _mixed_dtypes()

@@ -137,6 +137,9 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     d = (input - target).abs()
     loss = _ft.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    if input.dtype.is_floating_point and loss.dtype != input.dtype:
+        # PyTorch's result keeps the input's dtype, whatever the target's.
+        loss = loss.to(input.dtype)
     return _weighted("huber_loss", loss, weight, input, reduction, mean_by_weight=False)
 
 
@@ -170,6 +173,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
             f"({_ft.Size(input.shape)}) is deprecated. Please ensure they have the same size."
         )
     _check_reduction(reduction)
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_dtype_name(target.dtype)} but expected {_dtype_name(input.dtype)}")
     if input.numel() and bool(((input < 0) | (input > 1)).any()):
         raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
     loss = _BinaryCrossEntropy.apply(input, target)
@@ -186,6 +191,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Opti
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"binary_cross_entropy_with_logits: Target size ({_ft.Size(target.shape)}) must be the same as input size ({_ft.Size(input.shape)})")
     _check_reduction(reduction)
+    out_dtype = _ft.promote_types(input.dtype, target.dtype) if not target.dtype.is_floating_point else target.dtype
+    if out_dtype != target.dtype:
+        raise RuntimeError(f"result type {_dtype_name(out_dtype)} can't be cast to the desired output type {_dtype_name(target.dtype)}")
     for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
         if extra is not None:
             _check_broadcast("binary_cross_entropy_with_logits", input, extra, ("input", name))
@@ -194,6 +202,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Opti
     loss = (1 - target) * input + (scale * sp if scale is not None else sp)
     if weight is not None:
         loss = loss * weight
+    if loss.dtype != target.dtype:
+        # PyTorch's result has the target's dtype.
+        loss = loss.to(target.dtype)
     return _reduce(loss, reduction)
 
 
@@ -372,7 +383,8 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Union[Tensor, float], full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> Tensor:
     """0.5 (log var + (x - t)^2 / var) (+ 0.5 log 2 pi when ``full``). ``var`` is a float, one
     variance per element, or one per sample with one dim short of or of size 1 in the input."""
-    if isinstance(var, float):
+    if isinstance(var, (int, float)):
+        var = float(var)
         if var < 0:
             raise ValueError("gaussian_nll_loss: var has negative entry/entries")
         var = _ft.full(tuple(input.shape), var, dtype=input.dtype)

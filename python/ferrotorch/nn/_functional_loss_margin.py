@@ -87,7 +87,11 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool]
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     _check_broadcast("soft_margin_loss", input, target)
-    return _reduce(_core._softplus(-target * input, 1.0, 20.0), reduction)
+    loss = _core._softplus(-target * input, 1.0, 20.0)
+    if input.dtype.is_floating_point and loss.dtype != input.dtype:
+        # PyTorch's result keeps the input's dtype, whatever the target's.
+        loss = loss.to(input.dtype)
+    return _reduce(loss, reduction)
 
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
