@@ -121,5 +121,5 @@ CASES += [
     ModCase("LocalResponseNorm-half-input", lambda t: t.nn.LocalResponseNorm(3), one(2, 4, 5, dtype="float16"), **_HALF),
     ModCase("LayerNorm-half-input", lambda t: t.nn.LayerNorm(6), one(2, 3, 6, dtype="float16"), **_HALF),
     ModCase("GroupNorm-half-input", lambda t: t.nn.GroupNorm(2, 4), one(2, 4, 5, dtype="float16"), **_HALF),
-    ModCase("RMSNorm-half-input", lambda t: t.nn.RMSNorm(6), one(2, 3, 6, dtype="float16"), **_HALF),
+    ModCase("RMSNorm-half-input", lambda t: t.nn.RMSNorm(6), one(2, 3, 6, dtype="float16"), rtol=5e-2, atol=5e-2),
 ]

@@ -7,8 +7,8 @@ import warnings
 from typing import Any, Dict, List, Optional
 
 from ... import _core
-from ..._nn_kernels import _in_input_dtype
 from ..._grad_mode import no_grad
+from ..._nn_kernels import _in_input_dtype
 from .normalization import _LazyNormBase, _NormBase
 
 Tensor = _core.Tensor
