@@ -17,6 +17,18 @@ def _ft() -> Any:
     return ferrotorch
 
 
+# The C++ scalar type names PyTorch's attention messages use.
+_C_TYPE_NAMES = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+}
+
+
+def _c_type_name(dtype: Any) -> str:
+    name = str(dtype).split(".")[-1]
+    return _C_TYPE_NAMES.get(name, name)
+
+
 def causal_float_mask(lq: int, lk: int, dtype: Any) -> Tensor:
     """[lq, lk] additive mask: 0 where key j <= query i, -inf above that diagonal."""
     ft = _ft()
@@ -59,6 +71,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     ft = _ft()
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if attn_mask is not None and attn_mask.dtype not in (ft.bool, ft.float32, query.dtype):
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
+            f"{_c_type_name(attn_mask.dtype)} and  query.dtype: {_c_type_name(query.dtype)} instead."
+        )
     if enable_gqa and query.shape[-3] != key.shape[-3]:
         groups = query.shape[-3] // key.shape[-3]
         key = key.repeat_interleave(groups, -3)
