@@ -147,7 +147,41 @@ def _get_buffer_set_submodule(lib: Any) -> Any:
     return rm, [type(c).__name__ for c in m.children()]
 
 
+def _unexpected_key_order(lib: Any) -> Any:
+    m = lib.nn.Sequential(_linear(lib), lib.nn.Sequential(_linear(lib)))
+    sd = {"1.0.junk": lib.zeros(1), "0.junk": lib.zeros(1), "junk": lib.zeros(1), "0.weight": lib.ones(2, 3), "2.x": lib.zeros(1)}
+    return m.load_state_dict(sd, strict=False)
+
+
+def _overridden_load_from_state_dict(lib: Any) -> Any:
+    class Renamed(lib.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = lib.nn.Parameter(lib.zeros(2))
+
+        def _load_from_state_dict(self, state_dict: Any, prefix: str, *args: Any) -> None:
+            if prefix + "old_w" in state_dict:
+                state_dict[prefix + "w"] = state_dict.pop(prefix + "old_w")
+            super()._load_from_state_dict(state_dict, prefix, *args)
+
+    outer = lib.nn.Sequential(Renamed())
+    result = outer.load_state_dict({"0.old_w": lib.ones(2)})
+    return result, outer[0].w.tolist()
+
+
+def _overridden_save_to_state_dict(lib: Any) -> Any:
+    class Scaled(lib.nn.Linear):
+        def _save_to_state_dict(self, destination: Any, prefix: str, keep_vars: bool) -> None:
+            super()._save_to_state_dict(destination, prefix, keep_vars)
+            destination[prefix + "scale"] = 2.0
+
+    return list(lib.nn.Sequential(Scaled(2, 2)).state_dict().items())[-1]
+
+
 CASES = {
+    "unexpected keys reported module by module": _unexpected_key_order,
+    "overridden _load_from_state_dict": _overridden_load_from_state_dict,
+    "overridden _save_to_state_dict": _overridden_save_to_state_dict,
     "extra state round trip": _extra_state_round_trip,
     "extra state missing": _extra_state_missing,
     "extra state nested key order": _extra_state_nested,

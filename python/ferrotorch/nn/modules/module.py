@@ -389,14 +389,7 @@ class Module:
             metadata[prefix[:-1]] = local_metadata
         for hook in self._hooks("_state_dict_pre_hooks").values():
             hook(self, prefix, keep_vars)
-        for name, p in self._parameters.items():
-            if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
-        for name, b in self._buffers.items():
-            if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
-        if self._has_extra_state():
-            destination[prefix + "_extra_state"] = self.get_extra_state()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
@@ -408,80 +401,122 @@ class Module:
                 destination = result
         return destination
 
-    def _own_state(self) -> "OrderedDict[str, Tuple[Module, str, Any]]":
-        """Every loadable key: (owning module, local name, current tensor or None for extra state)."""
-        out: "OrderedDict[str, Tuple[Module, str, Any]]" = OrderedDict()
-        for mprefix, m in self.named_modules(remove_duplicate=False):
-            pre = mprefix + "." if mprefix else ""
-            for name, p in m._parameters.items():
-                if p is not None:
-                    out.setdefault(pre + name, (m, name, p))
-            for name, b in m._buffers.items():
-                if b is not None and name not in m._non_persistent_buffers_set:
-                    out.setdefault(pre + name, (m, name, b))
-            if type(m).set_extra_state is not Module.set_extra_state:
-                out.setdefault(pre + "_extra_state", (m, "_extra_state", None))
-        return out
+    def _save_to_state_dict(self, destination: Dict[str, Any], prefix: str, keep_vars: bool) -> None:
+        """Adds this module's own entries (not its children's): parameters, persistent buffers
+        and extra state. Subclasses may override it to save differently."""
+        for name, p in self._parameters.items():
+            if p is not None:
+                destination[prefix + name] = p if keep_vars else p.detach()
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = b if keep_vars else b.detach()
+        if self._has_extra_state():
+            destination[prefix + "_extra_state"] = self.get_extra_state()
 
-    def load_state_dict(self, state_dict: Dict[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
-        """Copies values into parameters and buffers (and extra state); reports missing and
-        unexpected keys, raising for them when ``strict``."""
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        # A module may adapt the checkpoint first (lazy shapes, BatchNorm's num_batches_tracked,
-        # load_state_dict pre hooks), in a copy: the caller's dict stays as it was.
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
-        if metadata is not None:
-            state_dict._metadata = metadata  # type: ignore[attr-defined]
-        errors: List[str] = []
-        hook_missing: List[str] = []
-        hook_unexpected: List[str] = []
-        for name, m in self.named_modules():
-            prefix = name + "." if name else ""
-            before_load = getattr(type(m), "_before_load_state_dict", None)
-            if before_load is not None:
-                errors.extend(before_load(m, state_dict, prefix) or [])
-            local_metadata = metadata.get(name, {}) if metadata is not None else {}
-            for hook in m._hooks("_load_state_dict_pre_hooks").values():
-                hook(m, state_dict, prefix, local_metadata, strict, hook_missing, hook_unexpected, errors)
-        own = self._own_state()
-        missing = [k for k in own if k not in state_dict] + hook_missing
-        unexpected = [k for k in state_dict if k not in own] + hook_unexpected
-        for k, (mod, name, target) in own.items():
-            if k not in state_dict:
+    def _load_from_state_dict(
+        self,
+        state_dict: Dict[str, Any],
+        prefix: str,
+        local_metadata: Dict[str, Any],
+        strict: bool,
+        missing_keys: List[str],
+        unexpected_keys: List[str],
+        error_msgs: List[str],
+    ) -> None:
+        """Loads this module's own entries (not its children's) from ``state_dict``, recording
+        missing and (when ``strict``) unexpected keys and errors. Subclasses may override it to
+        adapt old checkpoints."""
+        for hook in self._hooks("_load_state_dict_pre_hooks").values():
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        before_load = getattr(type(self), "_before_load_state_dict", None)
+        if before_load is not None:
+            error_msgs.extend(before_load(self, state_dict, prefix) or [])
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        local: Dict[str, Any] = {k: v for k, v in self._parameters.items() if v is not None}
+        local.update((k, v) for k, v in self._buffers.items() if v is not None and k not in self._non_persistent_buffers_set)
+        for name, target in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
                 continue
-            v = state_dict[k]
-            if target is None:  # extra state
-                mod.set_extra_state(v)
-                continue
+            v = state_dict[key]
             if not isinstance(v, Tensor):
-                errors.append(f'While copying the parameter named "{k}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
                 continue
             if tuple(v.shape) != tuple(target.shape):
-                errors.append(f"size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {target.shape}.")
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {target.shape}.")
                 continue
             if assign:
-                if name in mod._parameters:
-                    mod._parameters[name] = Parameter(v, target.requires_grad)
+                if name in self._parameters:
+                    self._parameters[name] = Parameter(v, target.requires_grad)
                 else:
-                    mod._buffers[name] = v
+                    self._buffers[name] = v
             else:
                 with no_grad():
                     target.copy_(v)
-        result = _IncompatibleKeys(missing, unexpected)
-        for m in self.modules():
-            for hook in m._hooks("_load_state_dict_post_hooks").values():
-                if hook(m, result) is not None:
-                    raise RuntimeError("load_state_dict post hook should return None")
+        extra_key = prefix + "_extra_state"
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif extra_key in state_dict and strict:
+            unexpected_keys.append(extra_key)
         if strict:
-            if result.unexpected_keys:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in result.unexpected_keys)))
-            if result.missing_keys:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in result.missing_keys)))
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_key:
+                    head = key[len(prefix) :].split(".", 1)
+                    if len(head) > 1:
+                        if head[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif head[0] not in local:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
+        """Copies values into parameters and buffers (and extra state); reports missing and
+        unexpected keys, raising for them when ``strict``. With ``assign`` the checkpoint's
+        tensors replace the module's (keeping each parameter's requires_grad)."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing: List[str] = []
+        unexpected: List[str] = []
+        errors: List[str] = []
+        metadata = getattr(state_dict, "_metadata", None)
+
+        def subset(d: Mapping[str, Any], keep: Callable[[str], bool]) -> "OrderedDict[str, Any]":
+            # Each module gets its own copy (its hooks may edit it); the metadata goes along.
+            out: "OrderedDict[str, Any]" = OrderedDict((k, v) for k, v in d.items() if keep(k))
+            if metadata is not None:
+                out._metadata = metadata  # type: ignore[attr-defined]
+            return out
+
+        def load(module: Module, local_state: "OrderedDict[str, Any]", prefix: str) -> None:
+            local_metadata = dict(metadata.get(prefix[:-1], {})) if metadata is not None else {}
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            module._load_from_state_dict(local_state, prefix, local_metadata, True, missing, unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, subset(local_state, lambda k, cp=child_prefix: k.startswith(cp)), child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in module._hooks("_load_state_dict_post_hooks").values():
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new values, "
+                        "if incompatible_keys need to be modified, it should be done inplace."
+                    )
+
+        load(self, subset(state_dict, lambda k: True), "")
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
         if errors:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(errors)))
-        return result
+        return _IncompatibleKeys(missing, unexpected)
 
     # ---- modes and conversion ----
 
