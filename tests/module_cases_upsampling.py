@@ -107,3 +107,19 @@ CASES += [
     _up("Upsample-nearest-uint8", {"size": (5, 7)}, lambda rng: (rng.integers(0, 256, (2, 3, 4, 3)).astype("uint8"),)),
     _up("Upsample-nearest-exact-uint8", {"scale_factor": 1.5, "mode": "nearest-exact"}, lambda rng: (rng.integers(0, 256, (2, 3, 4, 3)).astype("uint8"),)),
 ]
+
+# A scale factor that leaves a dim's size unchanged (3 * 1.3 -> 3): the linear modes, antialiased
+# resizes and 2-D nearest copy that dim; 1-D/3-D nearest and bicubic still resample it by the
+# scale. (PyTorch's backward kernels do not always agree with its forward here: 1-D/3-D nearest,
+# bicubic and the antialiased resizes are compared forward only.)
+CASES += [
+    _up("Upsample-linear-same-size-dim", {"scale_factor": 1.3, "mode": "linear"}, one(2, 2, 3, dtype=F64)),
+    _up("Upsample-bilinear-same-size-dim", {"scale_factor": 1.1, "mode": "bilinear"}, one(1, 2, 3, 4, dtype=F64)),
+    _up("Upsample-trilinear-same-size-dim", {"scale_factor": (1.3, 2.0, 1.1), "mode": "trilinear"}, one(1, 2, 3, 4, 5, dtype=F64)),
+    _up("Upsample-bicubic-same-size-dim", {"scale_factor": 1.1, "mode": "bicubic"}, one(1, 2, 3, 4, dtype=F64), backward=False),
+    _up("Upsample-nearest-2d-same-size-dim", {"scale_factor": 1.3}, one(1, 2, 3, 4, dtype=F64)),
+    _up("Upsample-nearest-1d-same-size-dim", {"scale_factor": 1.3}, one(1, 2, 3, dtype=F64), backward=False),
+    _up("Upsample-nearest-3d-same-size-dim", {"scale_factor": 1.1}, one(1, 2, 3, 4, 5, dtype=F64), backward=False),
+    ModCase("interpolate-antialias-bilinear-same-size-dim", _aa(scale_factor=1.3, mode="bilinear"), one(1, 2, 3, 4, dtype=F64), backward=False),
+    ModCase("interpolate-antialias-bicubic-same-size-dim", _aa(scale_factor=1.1, mode="bicubic"), one(1, 2, 3, 4, dtype=F64), backward=False),
+]

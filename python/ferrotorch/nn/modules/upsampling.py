@@ -42,8 +42,9 @@ def _taps(in_size: int, out_size: int, mode: str, align_corners: bool, scale: Op
         s = _source_scale(in_size, out_size, scale, False, np.float32)
         offset = np.float32(0.5) if mode == "nearest-exact" else np.float32(0.0)
         src = np.floor((dst.astype(np.float32) + offset) * s).astype(np.int64)
-        # PyTorch's nearest shortcuts: equal sizes copy; in 2-D, exact doubling halves the index.
-        if mode == "nearest" and out_size == in_size:
+        # PyTorch's 2-D nearest shortcuts: equal sizes copy, exact doubling halves the index (in
+        # 1-D and 3-D a given scale factor is used even when the size does not change).
+        if mode == "nearest" and out_size == in_size and spatial_dims == 2:
             src = dst
         elif mode == "nearest" and out_size == 2 * in_size and spatial_dims == 2:
             src = dst >> 1
@@ -211,9 +212,12 @@ def interpolate(input: Tensor, size: Optional[Any] = None, scale_factor: Optiona
         if dim == 2:
             return K.adaptive_avg_pool2d(input, out_size)
         return adaptive_avg_pool3d(input, out_size)
+    # A dim whose size does not change is copied, whatever the scale factor, by PyTorch's linear
+    # kernels, its antialiased ones and its 2-D nearest (not by bicubic, nor 1-D/3-D nearest).
+    copies_same = mode in ("linear", "bilinear", "trilinear") or antialias or (mode == "nearest" and dim == 2)
     out = input
     for i in range(dim):
-        if not (mode == "nearest" and out_size[i] == input.shape[2 + i]):
+        if not (copies_same and out_size[i] == input.shape[2 + i]):
             out = _resample(out, 2 + i, out_size[i], mode, bool(align_corners), scales[i], antialias)
     return out
 
