@@ -196,3 +196,20 @@ def test_distributed_shuffle_splits_one_permutation_per_epoch() -> None:
     assert sorted(sum(first, [])) == list(range(12))
     assert shards(0) == first, "the same seed and epoch give the same split"
     assert shards(1) != first and shards(0, seed=5) != first
+
+
+@needs_torch
+def test_distributed_sampler_imports_from_pytorchs_module() -> None:
+    """``from torch.utils.data.distributed import DistributedSampler`` works, with the same class
+    as ``utils.data.DistributedSampler`` and the same module path as PyTorch's, and splits the
+    indices as PyTorch's does."""
+    import importlib
+
+    ours = importlib.import_module("ferrotorch.utils.data.distributed").DistributedSampler
+    theirs = importlib.import_module("torch.utils.data.distributed").DistributedSampler
+    assert ours is DistributedSampler
+    assert ours.__module__.replace("ferrotorch", "torch", 1) == theirs.__module__
+    for n, replicas, rank, drop_last in [(10, 3, 1, False), (10, 3, 2, True), (2, 4, 3, False), (7, 2, 1, True)]:
+        mine = ours(list(range(n)), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last)
+        ref = theirs(list(range(n)), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last)
+        assert (list(mine), len(mine)) == (list(ref), len(ref))
