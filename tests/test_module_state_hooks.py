@@ -178,7 +178,26 @@ def _overridden_save_to_state_dict(lib: Any) -> Any:
     return list(lib.nn.Sequential(Scaled(2, 2)).state_dict().items())[-1]
 
 
+def _backward_pre_hook(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = _linear(lib)
+    m.register_full_backward_pre_hook(lambda mod, go: (calls.append([g.tolist() for g in go]), (go[0] * 2,))[1])
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append(("full", [g.tolist() for g in go])))
+    x = lib.ones(1, 3, requires_grad=True)
+    m(x).sum().backward()
+    return calls, x.grad.tolist(), m.weight.grad.tolist()
+
+
+def _to_empty(lib: Any) -> Any:
+    m = lib.nn.Sequential(_linear(lib), lib.nn.BatchNorm1d(2))
+    m.to_empty(device="cpu")
+    return [(n, tuple(p.shape), str(p.dtype), type(p).__name__, p.requires_grad) for n, p in m.state_dict(keep_vars=True).items()]
+
+
 CASES = {
+    "full backward pre hook": _backward_pre_hook,
+    "to_empty": _to_empty,
+    "_get_name": lambda t: _linear(t)._get_name(),
     "unexpected keys reported module by module": _unexpected_key_order,
     "overridden _load_from_state_dict": _overridden_load_from_state_dict,
     "overridden _save_to_state_dict": _overridden_save_to_state_dict,

@@ -66,6 +66,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks_always_called", set())
         object.__setattr__(self, "_state_dict_pre_hooks", OrderedDict())
         object.__setattr__(self, "_state_dict_hooks", OrderedDict())
@@ -658,6 +659,55 @@ class Module:
 
     register_backward_hook = register_full_backward_hook
 
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_output)`` runs when the gradients with respect to the module's
+        outputs arrive, before the inputs' gradients are computed; it may return a replacement
+        ``grad_output`` tuple."""
+        table = self._hooks("_backward_pre_hooks")
+        h = RemovableHandle(table)
+        table[h.id] = hook
+        if prepend:
+            table.move_to_end(h.id, last=False)
+        return h
+
+    def _wrap_backward_pre_hooks(self, result: Any) -> None:
+        """Runs the backward pre hooks on each output's gradient (a one-element ``grad_output``
+        for a single output; for several outputs, the others' entries are None)."""
+        outs = result if isinstance(result, tuple) else (result,)
+        t_outs = [o for o in outs if isinstance(o, Tensor) and o.requires_grad]
+        hooks = list(self._hooks("_backward_pre_hooks").values())
+
+        def pre(i: int) -> Callable[[Tensor], Any]:
+            def f(g: Tensor) -> Any:
+                grad_output = tuple(g if j == i else None for j in range(len(t_outs)))
+                for hk in hooks:
+                    r = hk(self, grad_output)
+                    if r is not None:
+                        grad_output = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+                return grad_output[i]
+
+            return f
+
+        for i, o in enumerate(t_outs):
+            o.register_hook(pre(i))
+
+    def _get_name(self) -> str:
+        """The class name, as the repr starts with it."""
+        return type(self).__name__
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> "Module":
+        """Replaces parameters and buffers by uninitialized tensors of the same shape and dtype."""
+        _core.zeros(1).to(device)  # raises for unavailable devices
+        if not recurse:
+            for k, p in self._parameters.items():
+                if p is not None:
+                    self._parameters[k] = Parameter(_core.empty_like(p), p.requires_grad)
+            for k, b in self._buffers.items():
+                if b is not None:
+                    self._buffers[k] = _core.empty_like(b)
+            return self
+        return self._apply(lambda t: _core.empty_like(t))
+
     def _wrap_backward_hooks(self, args: Tuple[Any, ...], result: Any) -> Any:
         """Calls the backward hooks with (grad_input, grad_output) once the gradient of the
         first tensor input arrives (or with grad_input None when no input needs one)."""
@@ -723,6 +773,8 @@ class Module:
                     except Exception as e:
                         warnings.warn(f"forward hook with ``always_call=True`` raised an exception that was silenced as another error was raised in forward: {e}", stacklevel=2)
             raise
+        if self.__dict__.get("_backward_pre_hooks"):
+            self._wrap_backward_pre_hooks(result)
         if self._backward_hooks:
             result = self._wrap_backward_hooks(args, result)
         return result
