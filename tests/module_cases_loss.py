@@ -330,3 +330,25 @@ def _mixed_dtypes() -> List[ModCase]:
 
 
 CASES += _mixed_dtypes()
+
+
+def _dtype_errors() -> List[ModCase]:
+    """Integer inputs and class weights of another dtype: PyTorch's exception and message."""
+    err = {"modes": ("eval",), "backward": False}
+    i64 = lambda *shape: lambda rng: rng.integers(0, 3, shape)  # noqa: E731
+    return [
+        ModCase("MSELoss-error-int", lambda t: t.nn.MSELoss(), lambda rng: (i64(3, 4)(rng), i64(3, 4)(rng)), error=NotImplementedError, **err),
+        ModCase("HuberLoss-error-int", lambda t: t.nn.HuberLoss(), lambda rng: (i64(3, 4)(rng), i64(3, 4)(rng)), error=NotImplementedError, **err),
+        ModCase("SmoothL1Loss-error-int", lambda t: t.nn.SmoothL1Loss(), lambda rng: (i64(3, 4)(rng), i64(3, 4)(rng)), error=NotImplementedError, **err),
+        ModCase("KLDivLoss-error-int-target", lambda t: t.nn.KLDivLoss(reduction="batchmean"), lambda rng: (randn(3, 4)(rng), i64(3, 4)(rng)), error=RuntimeError, **err),
+        ModCase("KLDivLoss-error-int-input", lambda t: t.nn.KLDivLoss(reduction="sum", log_target=True), lambda rng: (i64(3, 4)(rng), randn(3, 4)(rng)), error=RuntimeError, **err),
+        ModCase("NLLLoss-error-int", lambda t: t.nn.NLLLoss(), lambda rng: (i64(3, 4)(rng), ints(4, 3)(rng)), error=NotImplementedError, **err),
+        ModCase("NLLLoss-error-int-2d", lambda t: t.nn.NLLLoss(), lambda rng: (i64(2, 4, 3)(rng), ints(4, 2, 3)(rng)), error=NotImplementedError, **err),
+        ModCase("CrossEntropyLoss-error-int", lambda t: t.nn.CrossEntropyLoss(), lambda rng: (i64(3, 4)(rng), ints(4, 3)(rng)), error=NotImplementedError, **err),
+        ModCase("CrossEntropyLoss-error-int-2d", lambda t: t.nn.CrossEntropyLoss(), lambda rng: (i64(2, 4, 3)(rng), ints(4, 2, 3)(rng)), error=NotImplementedError, **err),
+        ModCase("NLLLoss-error-weight-dtype", lambda t: t.nn.NLLLoss(weight=t.ones(4, dtype=t.float64)), lambda rng: (randn(3, 4)(rng), ints(4, 3)(rng)), error=RuntimeError, **err),
+        ModCase("CrossEntropyLoss-error-weight-long", lambda t: t.nn.CrossEntropyLoss(weight=t.tensor([1, 2, 3, 4])), lambda rng: (randn(3, 4)(rng), ints(4, 3)(rng)), error=RuntimeError, **err),
+    ]
+
+
+CASES += _dtype_errors()

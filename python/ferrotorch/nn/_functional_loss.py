@@ -88,6 +88,13 @@ def _check_broadcast(op: str, input: Tensor, target: Tensor, names: tuple = ("in
             )
 
 
+def _floating_only(kernel: str, input: Tensor, target: Tensor) -> None:
+    """PyTorch's NotImplementedError when neither side is floating point (no integer kernel)."""
+    dtype = _ft.promote_types(input.dtype, target.dtype)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(dtype)}\'')
+
+
 def _zero(like: Tensor) -> Tensor:
     return _core.zeros((), dtype=like.dtype)
 
@@ -99,6 +106,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
     """Squared error (x - y)^2; a ``weight`` makes the mean a weighted mean."""
     _warn_size(input, target)
     _check_broadcast("mse_loss", input, target)
+    _floating_only("mse_cpu", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     d = input - target
@@ -118,6 +126,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] =
     """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (plain L1 for beta = 0)."""
     _warn_size(input, target)
     _check_broadcast("smooth_l1_loss", input, target)
+    _floating_only("smooth_l1_cpu", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     if beta < 0:
@@ -132,6 +141,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere."""
     _warn_size(input, target)
     _check_broadcast("huber_loss", input, target)
+    _floating_only("huber_cpu", input, target)
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -256,6 +266,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     _class_targets("nll_loss", input, target, weight)
+    if not input.dtype.is_floating_point:
+        kernel = "nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(input.dtype)}\'')
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype_name(input.dtype)} but found {_dtype_name(weight.dtype)}")
     xs, ts = _rows(input, target.long())
     c = xs.shape[1]
     valid = ts != ignore_index
@@ -286,6 +301,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         raise ValueError(f"cross_entropy: Expected 1 or more dimensions (got {input.ndim})")
     cdim = 0 if input.ndim == 1 else 1
     c = input.shape[cdim]
+    if not input.dtype.is_floating_point:
+        kernel = "log_softmax_lastdim_kernel_impl" if cdim == input.ndim - 1 else "log_softmax_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(input.dtype)}\'')
     logp = input.log_softmax(cdim)
     if target.dtype.is_floating_point and tuple(target.shape) == tuple(input.shape):
         return _soft_cross_entropy(logp, target, weight, ignore_index, reduction, label_smoothing, cdim)
@@ -351,6 +369,8 @@ def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, r
     if reduction not in _REDUCTIONS + ("batchmean",):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     _check_broadcast("kl_div", input, target)
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if reduction == "mean":
         warnings.warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' divides only by the batch size, "
