@@ -172,3 +172,17 @@ CASES += [
     ModCase("MaxUnpool3d-overlapping", _pool_unpool(3, 2, 1, 0), _distinct(1, 2, 3, 4, 3)),
     ModCase("FractionalMaxPool3d-error-pool", _frac(3, 2, output_size=(2, 3, 2), samples_shape=(1, 2, 3)), _distinct(1, 2, 3, 5, 5), error=RuntimeError, modes=("eval",)),
 ]
+
+
+def _signed_ints(*shape):
+    """Inputs factory: int64 values in [-9, 9], so truncation toward zero shows."""
+    return lambda rng: (rng.integers(-9, 10, shape).astype("int64"),)
+
+
+# int64 average pooling: the integer quotient, truncated toward zero.
+CASES += [
+    ModCase("AvgPool1d-int64", lambda t: t.nn.AvgPool1d(3, stride=2, padding=1, ceil_mode=True), _signed_ints(2, 3, 10), backward=False),
+    ModCase("AvgPool2d-int64-exclude-pad", lambda t: t.nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), _signed_ints(2, 3, 7, 6), backward=False),
+    ModCase("AvgPool2d-int64-divisor", lambda t: t.nn.AvgPool2d(2, divisor_override=3), _signed_ints(3, 6, 6), backward=False),
+    ModCase("AvgPool3d-int64", lambda t: t.nn.AvgPool3d(2, ceil_mode=True), _signed_ints(1, 2, 5, 4, 3), backward=False),
+]

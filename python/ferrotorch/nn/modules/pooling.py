@@ -149,10 +149,18 @@ def _window_counts(size: int, out: int, k: int, s: int, p: int, include_pad: boo
     return counts
 
 
+def _int_average(pool: Any, input: Tensor, *args: Any) -> Tensor:
+    """Average pooling of int64 input, as PyTorch's: the window sum divided by the count, with
+    the integer quotient truncated toward zero (computed in float64, exact below 2**53)."""
+    return pool(input.double(), *args).trunc().long()
+
+
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
     """3-D average pooling: window sums from 2-D sum pooling of each plane plus the depth taps,
     divided by PyTorch's (separable) window counts."""
     _check_pool("avg_pool3d", input, 3, *_pool_args(3, kernel_size, stride, padding, 1), ceil_mode)
+    if input.dtype == _core.int64:
+        return _int_average(avg_pool3d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     x, unbatched = _batched("avg_pool3d", input, 3)
     k = _ntuple(kernel_size, 3)
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
@@ -357,12 +365,16 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
     """1-D average pooling over [N, C, L] (or [C, L])."""
     _check_pool("avg_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, 1), ceil_mode)
+    if input.dtype == _core.int64:
+        return _int_average(avg_pool1d, input, kernel_size, stride, padding, ceil_mode, count_include_pad)
     return K.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
 
 
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
     """2-D average pooling over [N, C, H, W] (or [C, H, W])."""
     _check_pool("avg_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, 1), ceil_mode)
+    if input.dtype == _core.int64:
+        return _int_average(avg_pool2d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return K.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
