@@ -15,6 +15,9 @@ CASES = [
     ModCase("Flatten-zero-inner", lambda t: t.nn.Flatten(1, -1), one(2, 0, 4)),
     ModCase("Flatten-0d", lambda t: t.nn.Flatten(0, -1), one(dtype="float64")),
     ModCase("Flatten-1d", lambda t: t.nn.Flatten(0), one(5)),
+    # A 0-d tensor has dims -1 and 0 only: the default start_dim=1 is out of range.
+    ModCase("Flatten-error-0d-default", lambda t: t.nn.Flatten(), one(dtype="float64"), error=IndexError, modes=("eval",)),
+    ModCase("Flatten-error-0d-end", lambda t: t.nn.Flatten(0, 2), one(dtype="float64"), error=IndexError, modes=("eval",)),
     ModCase("Unflatten", lambda t: t.nn.Unflatten(1, (2, 3)), one(4, 6)),
     ModCase("Unflatten-list", lambda t: t.nn.Unflatten(dim=1, unflattened_size=[2, 2, 3]), one(4, 12)),
     ModCase("Unflatten-minus-one", lambda t: t.nn.Unflatten(-1, (2, -1)), one(3, 8, dtype="float64")),

@@ -18,6 +18,11 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input: Tensor) -> Tensor:
+        if input.ndim == 0:
+            # A 0-d tensor has dims -1 and 0 only (Tensor.flatten would accept any here).
+            for dim in (self.start_dim, self.end_dim):
+                if dim not in (-1, 0):
+                    raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
