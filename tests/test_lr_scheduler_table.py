@@ -366,6 +366,13 @@ def _added_group_then_plateau(S: Any, o: Any, lib: Any) -> None:
     s.step(2.0)
 
 
+def _added_group_then_step(sched: Any, o: Any, lib: Any) -> None:
+    """A group added after construction has no base rate (or lambda): the next step raises."""
+    o.add_param_group({"params": [lib.zeros(1, requires_grad=True)], "lr": 0.01})
+    o.step()
+    sched.step()
+
+
 def _step_past(sched: Any, n: int) -> None:
     for _ in range(n):
         sched.step()
@@ -393,6 +400,8 @@ ERROR_CASES: List[Tuple[str, str, ErrorCase, bool]] = [
     ("plateau-min-lr-count", "sgd", lambda S, o, lib: S.ReduceLROnPlateau(o, min_lr=[0.1]), True),
     ("plateau-not-an-optimizer", "sgd", lambda S, o, lib: S.ReduceLROnPlateau([1]), True),
     ("plateau-new-group", "sgd", lambda S, o, lib: _added_group_then_plateau(S, o, lib), True),
+    ("warm-restarts-new-group", "sgd", lambda S, o, lib: _added_group_then_step(S.CosineAnnealingWarmRestarts(o, T_0=2), o, lib), True),
+    ("multiplicative-new-group", "sgd", lambda S, o, lib: _added_group_then_step(S.MultiplicativeLR(o, lambda e: 0.9), o, lib), True),
     ("cyclic-mode", "sgd", lambda S, o, lib: S.CyclicLR(o, 0.01, 0.1, mode="sine"), True),
     ("cyclic-base-lr-count", "sgd", lambda S, o, lib: S.CyclicLR(o, [0.01], 0.1), True),
     ("cyclic-max-momentum-count", "sgd", lambda S, o, lib: S.CyclicLR(o, 0.01, 0.1, max_momentum=[0.9, 0.9, 0.9]), True),

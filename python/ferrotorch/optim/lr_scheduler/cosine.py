@@ -10,7 +10,6 @@ from .base import (
     LRScheduler,
     _enable_get_lr_call,
     _group_values,
-    _set_group_value,
     _warn_if_get_lr_called_directly,
 )
 
@@ -92,6 +91,4 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self.last_epoch = math.floor(epoch)
         with _enable_get_lr_call(self):
             values = self.get_lr()
-        for group, lr in zip(self.optimizer.param_groups, values):
-            _set_group_value(group, "lr", lr)
-        self._last_lr = _group_values(self.optimizer, "lr")
+        self._write_lrs(values)

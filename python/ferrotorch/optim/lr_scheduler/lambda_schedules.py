@@ -70,4 +70,5 @@ class MultiplicativeLR(_LambdaStateMixin, LRScheduler):
         _warn_if_get_lr_called_directly(self)
         if self._is_initial:
             return _group_values(self.optimizer, "lr")
-        return [g["lr"] * fn(self.last_epoch) for fn, g in zip(self.lr_lambdas, self.optimizer.param_groups)]
+        # strict: a group added after construction has no lambda (PyTorch raises there too).
+        return [g["lr"] * fn(self.last_epoch) for fn, g in zip(self.lr_lambdas, self.optimizer.param_groups, strict=True)]
