@@ -186,3 +186,9 @@ CASES += [
     ModCase("AvgPool2d-int64-divisor", lambda t: t.nn.AvgPool2d(2, divisor_override=3), _signed_ints(3, 6, 6), backward=False),
     ModCase("AvgPool3d-int64", lambda t: t.nn.AvgPool3d(2, ceil_mode=True), _signed_ints(1, 2, 5, 4, 3), backward=False),
 ]
+
+# An empty stride means stride = kernel_size.
+CASES += [
+    ModCase("AvgPool1d-empty-stride", lambda t: t.nn.AvgPool1d(2, stride=[]), one(2, 3, 8)),
+    ModCase("AvgPool2d-empty-stride", lambda t: t.nn.AvgPool2d((2, 3), stride=()), one(2, 3, 6, 7)),
+]

@@ -25,7 +25,8 @@ def _ntuple(v: Any, n: int) -> Tuple[int, ...]:
     if isinstance(v, int):
         return (v,) * n
     v = tuple(v)
-    return v if len(v) == n else (v[0],) * n
+    # An empty sequence stays empty (an empty stride means "the kernel size" downstream).
+    return v if len(v) in (0, n) else (v[0],) * n
 
 
 def _batched(op: str, input: Tensor, n: int) -> Tuple[Tensor, bool]:
@@ -367,6 +368,8 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     _check_pool("avg_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, 1), ceil_mode)
     if input.dtype == _core.int64:
         return _int_average(avg_pool1d, input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+    if stride is not None and not isinstance(stride, int) and len(stride) == 0:
+        stride = None  # an empty stride means the kernel size, as PyTorch reads it
     return K.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
 
 
@@ -375,6 +378,8 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     _check_pool("avg_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, 1), ceil_mode)
     if input.dtype == _core.int64:
         return _int_average(avg_pool2d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    if stride is not None and not isinstance(stride, int) and len(stride) == 0:
+        stride = None  # an empty stride means the kernel size, as PyTorch reads it
     return K.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
