@@ -454,3 +454,31 @@ def test_differentiable_steps_are_refused_not_silently_detached() -> None:
     p.grad = torch.ones(2)
     with pytest.raises(NotImplementedError, match="differentiable=True"):
         opt.step()
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adadelta", "Adagrad", "Adamax", "ASGD", "NAdam", "RAdam", "RMSprop", "Rprop", "Adafactor"])
+def test_checkpoint_with_numeric_scalar_state_loads_as_pytorch(name: str) -> None:
+    """Checkpoints from older PyTorch releases hold ``step`` (and ASGD's eta/mu, NAdam's
+    mu_product) as Python numbers: loading turns them into 0-d tensors and training goes on."""
+
+    def run(lib: Any) -> Any:
+        p = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        opt = getattr(lib.optim, name)([p], lr=0.1)
+        (p * p).sum().backward()
+        opt.step()
+        sd = opt.state_dict()
+        for st in sd["state"].values():
+            for key in ("eta", "mu", "mu_product"):
+                if key in st:
+                    st[key] = float(st[key])
+            st["step"] = int(st["step"])
+        again = getattr(lib.optim, name)([p], lr=0.1)
+        again.load_state_dict(sd)
+        p.grad = None
+        (p * p).sum().backward()
+        again.step()
+        scalars = {k: (str(v.dtype), round(float(v), 6)) for k, v in again.state[p].items() if v.ndim == 0}
+        return scalars, [round(x, 5) for x in p.tolist()]
+
+    ours, theirs = both(run)
+    assert ours == theirs

@@ -25,6 +25,7 @@ class ASGD(Optimizer):
 
     # Keys that groups pickled by older versions lack.
     _group_key_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+    _scalar_state_keys = ("step", "eta", "mu")
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One ASGD update of every parameter with a gradient; returns the closure's loss."""

@@ -21,6 +21,7 @@ class NAdam(Optimizer):
 
     # Keys that groups pickled by older versions lack.
     _group_key_defaults = (("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("decoupled_weight_decay", False))
+    _scalar_state_keys = ("step", "mu_product")
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """One NAdam update of every parameter with a gradient; returns the closure's loss."""

@@ -122,6 +122,10 @@ class Optimizer:
     # (key, value) pairs a subclass fills into groups unpickled from states that lack them.
     _group_key_defaults: Tuple[Tuple[str, Any], ...] = ()
 
+    # Per-parameter scalars kept as 0-d tensors; checkpoints from older PyTorch releases hold them
+    # as Python numbers, which loading converts (SparseAdam keeps a plain int step: empty here).
+    _scalar_state_keys: Tuple[str, ...] = ("step",)
+
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._init_hooks()
@@ -129,6 +133,11 @@ class Optimizer:
         for g in self.param_groups:
             for k, v in self._group_key_defaults:
                 g.setdefault(k, v)
+            for p in g["params"]:
+                p_state = self.state.get(p) if isinstance(self.state, dict) else None
+                for key in self._scalar_state_keys if p_state else ():
+                    if key in p_state and isinstance(p_state[key], (int, float)) and not isinstance(p_state[key], bool):
+                        p_state[key] = _step_counter(float(p_state[key]))
 
     def __repr__(self) -> str:
         s = self.__class__.__name__ + " ("

@@ -12,6 +12,8 @@ class SparseAdam(Optimizer):
     """PyTorch's SparseAdam interface. Only sparse gradients are accepted and ferrotorch produces
     none, so ``step`` raises PyTorch's dense-gradient error for any parameter with a gradient."""
 
+    _scalar_state_keys = ()
+
     def __init__(self, params: Iterable[Any], lr: Any = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, maximize: bool = False) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
