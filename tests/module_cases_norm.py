@@ -123,3 +123,13 @@ CASES += [
     ModCase("GroupNorm-half-input", lambda t: t.nn.GroupNorm(2, 4), one(2, 4, 5, dtype="float16"), **_HALF),
     ModCase("RMSNorm-half-input", lambda t: t.nn.RMSNorm(6), one(2, 3, 6, dtype="float16"), rtol=5e-2, atol=5e-2),
 ]
+
+# CrossMapLRN2d: the legacy layer's channel windows (forward only: PyTorch's hand-written backward
+# is not the gradient of that forward, and fails for size 1).
+CASES += [
+    ModCase(f"CrossMapLRN2d-size{size}-C{c}", lambda t, size=size: t.nn.CrossMapLRN2d(size, alpha=0.5, beta=0.75, k=1.5), one(2, c, 3, 4, dtype=F64), backward=False)
+    for size in (1, 2, 3, 4, 5) for c in (1, 3, 7)
+] + [
+    ModCase("CrossMapLRN2d-defaults", lambda t: t.nn.CrossMapLRN2d(3), one(2, 5, 3, 4), backward=False),
+    ModCase("CrossMapLRN2d-error-3d", lambda t: t.nn.CrossMapLRN2d(3), one(5, 3, 4), error=ValueError, modes=("eval",)),
+]

@@ -86,6 +86,7 @@ from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
     BatchNorm3d,
+    CrossMapLRN2d,
     GroupNorm,
     LayerNorm,
     LazyBatchNorm1d,

@@ -321,6 +321,38 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
+class CrossMapLRN2d(Module):
+    """Local response normalization across channels of [N, C, H, W] inputs, in the form of the
+    legacy (Lua Torch) layer: ``x / (k + alpha / size * window_sum(x^2)) ** beta``.
+
+    Its channel windows are those of that layer, which PyTorch keeps: channel ``c`` sums the
+    squares of channels ``max(1, c - p + 1) .. c + p - 1`` with ``p = (size - 1) // 2 + 1``, and
+    channel 0 is never dropped from the sum once it enters (so it differs from
+    LocalResponseNorm past the first ``p`` channels)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.ndim != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.ndim}D instead.")
+        c = input.shape[1]
+        reach = int((self.size - 1) / 2 + 1)
+        sq = input * input
+        # prefix[j] = sum of the squares of channels < j.
+        prefix = _core.cat([_core.zeros_like(sq.narrow(1, 0, 1)), sq.cumsum(1)], 1)
+        upper = [min(i + reach - 1, c - 1) + 1 for i in range(c)]
+        lower = [max(1, i - reach + 1) for i in range(c)]
+        window = prefix.index_select(1, _core.tensor(upper)) - prefix.index_select(1, _core.tensor(lower))
+        window = window + sq.narrow(1, 0, 1)  # channel 0 always counts
+        scale = window * (self.alpha / self.size) + self.k
+        return input * scale.pow(-self.beta)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
 def _distributed_initialized() -> bool:
     try:
         from ... import distributed  # type: ignore[attr-defined]
