@@ -93,6 +93,8 @@ CASES: List[ModCase] = [
     *inplace("Hardsigmoid", lambda t: t.nn.Hardsigmoid(inplace=True)),
     *pointwise("Hardswish", lambda t: t.nn.Hardswish()),
     *inplace("Hardswish", lambda t: t.nn.Hardswish(inplace=True)),
+    # x * relu6(x + 3) / 6 is -inf * 0 = NaN at -inf, and -0.0 below -3.
+    ModCase("Hardswish-infinities", lambda t: t.nn.Hardswish(), lambda rng: (np.array([-np.inf, -5.0, -3.0, 0.0, 3.0, np.inf]),), backward=False),
     *pointwise("Softplus", lambda t: t.nn.Softplus()),
     *pointwise("Softplus-beta", lambda t: t.nn.Softplus(beta=2.0)),
     *pointwise("Softplus-beta-threshold", lambda t: t.nn.Softplus(beta=0.5, threshold=5.0)),

@@ -220,7 +220,8 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * relu6(x + 3) / 6."""
     _floating_only("hardswish_cpu", input)
     # PyTorch's gradient is 0 at -3 and 1 at 3: the quadratic piece is the open interval.
-    return _apply(input, lambda x: where(x <= -3.0, 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
+    # x * 0 below -3: -0.0, and NaN at -inf (-inf * 0), as PyTorch's x * relu6(x + 3) / 6.
+    return _apply(input, lambda x: where(x <= -3.0, x * 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
