@@ -83,6 +83,8 @@ class Bilinear(Module):
 
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
+        if in1_features <= 0:
+            raise ValueError(f"in1_features must be > 0, but got (in1_features={in1_features})")
         dt = dtype or _core.get_default_dtype()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         self.weight = Parameter(_core.empty(out_features, in1_features, in2_features, dtype=dt))

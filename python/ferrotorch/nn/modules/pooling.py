@@ -274,8 +274,14 @@ def _lp_finish(out: Tensor, norm_type: float, window: int) -> Tensor:
     return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
 
 
+def _check_norm_type(norm_type: float) -> None:
+    if norm_type == 0:
+        raise ValueError(f"norm_type must be a non-zero value, but got {norm_type}")
+
+
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over [N, C, L]: (sum over the window of x^p)^(1/p)."""
+    _check_norm_type(norm_type)
     k = _ntuple(kernel_size, 1)[0]
     out = avg_pool1d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
     return _lp_finish(out, norm_type, k)
@@ -283,6 +289,7 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Optiona
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over [N, C, H, W]."""
+    _check_norm_type(norm_type)
     kh, kw = _ntuple(kernel_size, 2)
     out = avg_pool2d(input.pow(norm_type), (kh, kw), stride if stride is not None else (kh, kw), 0, ceil_mode)
     return _lp_finish(out, norm_type, kh * kw)
@@ -290,6 +297,7 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optiona
 
 def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> Tensor:
     """Power-average pooling over [N, C, D, H, W]."""
+    _check_norm_type(norm_type)
     k = _ntuple(kernel_size, 3)
     out = avg_pool3d(input.pow(norm_type), k, stride if stride is not None else k, 0, ceil_mode)
     return _lp_finish(out, norm_type, k[0] * k[1] * k[2])
@@ -656,6 +664,7 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
 class _LPPoolNd(Module):
     def __init__(self, norm_type: float, kernel_size: Any, stride: Optional[Any] = None, ceil_mode: bool = False) -> None:
         super().__init__()
+        _check_norm_type(norm_type)
         self.norm_type = norm_type
         self.kernel_size = kernel_size
         self.stride = stride
