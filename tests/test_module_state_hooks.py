@@ -194,7 +194,52 @@ def _to_empty(lib: Any) -> Any:
     return [(n, tuple(p.shape), str(p.dtype), type(p).__name__, p.requires_grad) for n, p in m.state_dict(keep_vars=True).items()]
 
 
+def _two_input_module(lib: Any) -> Any:
+    class TwoInputs(lib.nn.Module):
+        def forward(self, a: Any, k: float, b: Any) -> Any:
+            return (a * b * k).sum(1)
+
+    return TwoInputs()
+
+
+def _backward_hook_two_inputs(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = _two_input_module(lib)
+
+    def hook(mod: Any, gi: Any, go: Any) -> Any:
+        calls.append(([None if g is None else g.tolist() for g in gi], [g.tolist() for g in go]))
+        return (gi[0] * 10, None, gi[2] * 100)
+
+    m.register_full_backward_hook(hook)
+    a = lib.ones(1, 2, requires_grad=True)
+    b = lib.full((1, 2), 3.0, requires_grad=True)
+    m(a, 2.0, b).sum().backward()
+    m(a, 2.0, b).sum().backward()
+    return calls, a.grad.tolist(), b.grad.tolist()
+
+
+def _backward_hook_one_of_two_inputs(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = _two_input_module(lib)
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append([None if g is None else g.tolist() for g in gi]))
+    m(lib.ones(1, 2), 2.0, lib.full((1, 2), 3.0, requires_grad=True)).sum().backward()
+    return calls
+
+
+def _backward_hook_reused_input(lib: Any) -> Any:
+    calls: List[Any] = []
+    m = _linear(lib)
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append([g.tolist() for g in gi]))
+    x = lib.ones(1, 3, requires_grad=True)
+    m(x).sum().backward()
+    m(x * 2).sum().backward()
+    return calls, x.grad.tolist()
+
+
 CASES = {
+    "full backward hook, two tensor inputs": _backward_hook_two_inputs,
+    "full backward hook, one of two inputs needs grad": _backward_hook_one_of_two_inputs,
+    "full backward hook, input reused across calls": _backward_hook_reused_input,
     "full backward pre hook": _backward_pre_hook,
     "to_empty": _to_empty,
     "_get_name": lambda t: _linear(t)._get_name(),

@@ -708,16 +708,76 @@ class Module:
             return self
         return self._apply(lambda t: _core.empty_like(t))
 
-    def _wrap_backward_hooks(self, args: Tuple[Any, ...], result: Any) -> Any:
-        """Calls the backward hooks with (grad_input, grad_output) once the gradient of the
-        first tensor input arrives (or with grad_input None when no input needs one)."""
+    def _hook_inputs(self, args: Tuple[Any, ...], state: Dict[str, Any]) -> Tuple[Any, ...]:
+        """Passes the tensor inputs that need gradients through one identity autograd node, whose
+        backward receives all of their gradients at once and runs the full backward hooks with
+        (grad_input, grad_output); grad_input has one entry per positional argument (None for
+        non-tensors, zeros for tensors that need no gradient), as in PyTorch."""
+        idx = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        if not idx or not _core.is_grad_enabled():
+            return args
+        from ...autograd.function import Function
+
+        module, n_args = self, len(args)
+        zeros = {i: _core.zeros_like(a) for i, a in enumerate(args) if isinstance(a, Tensor) and not a.requires_grad}
+
+        class _ModuleBackwardHook(Function):
+            @staticmethod
+            def forward(ctx: Any, *tensors: Tensor) -> Any:
+                outs = tuple(t.view_as(t) for t in tensors)
+                return outs if len(outs) > 1 else outs[0]
+
+            @staticmethod
+            def backward(ctx: Any, *grads: Any) -> Any:
+                # The engine may deliver a multi-output node's gradients one output at a time
+                # (zeros for the others): sum them, run the hooks on the last delivery, and
+                # return there the hooks' result minus what earlier deliveries passed on.
+                passed = state.setdefault("passed", [None] * len(idx))
+                calls = state["calls"] = state.get("calls", 0) + 1
+                complete = calls >= len(idx) or all(g is not None and bool((g != 0).any()) for g in grads)
+                totals = [g if prev is None else (g if g is not None else 0) + prev for g, prev in zip(grads, passed)]
+                if not complete:
+                    state["passed"] = totals
+                    return grads if len(grads) > 1 else grads[0]
+                grad_input: List[Any] = [None] * n_args
+                for i, z in zeros.items():
+                    grad_input[i] = z
+                for i, g in zip(idx, totals):
+                    grad_input[i] = g
+                packed = module._run_backward_hooks(tuple(grad_input), state)
+                out = tuple(packed[i] if prev is None or packed[i] is None else packed[i] - prev for i, prev in zip(idx, passed))
+                return out if len(out) > 1 else out[0]
+
+        state["inputs_hooked"] = True
+        wrapped = _ModuleBackwardHook.apply(*[args[i] for i in idx])
+        wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+        new_args = list(args)
+        for i, w in zip(idx, wrapped):
+            new_args[i] = w
+        return tuple(new_args)
+
+    def _run_backward_hooks(self, grad_input: Tuple[Any, ...], state: Dict[str, Any]) -> Tuple[Any, ...]:
+        grad_out = state.get("grad_out", {})
+        go = tuple(grad_out.get(i) for i in range(state.get("n_outputs", 0)))
+        for hk in list(self._backward_hooks.values()):
+            r = hk(self, grad_input, go)
+            if r is not None:
+                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+                if len(r) != len(grad_input):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(r)}, but expected {len(grad_input)}")
+                grad_input = r
+        return grad_input
+
+    def _wrap_backward_hooks(self, args: Tuple[Any, ...], result: Any, state: Dict[str, Any]) -> Any:
+        """Records the outputs' gradients for the hooks; when no input needed a gradient, the
+        hooks run once the last output's gradient arrives, with grad_input all None."""
         outs = result if isinstance(result, tuple) else (result,)
         t_outs = [o for o in outs if isinstance(o, Tensor) and o.requires_grad]
-        t_ins = [a for a in args if isinstance(a, Tensor) and a.requires_grad]
         if not t_outs:
             return result
-        hooks = list(self._backward_hooks.values())
         grad_out: Dict[int, Any] = {}
+        state["grad_out"] = grad_out
+        state["n_outputs"] = len(t_outs)
 
         def keep_output_grad(i: int) -> Callable[[Tensor], None]:
             def f(g: Tensor) -> None:
@@ -727,20 +787,9 @@ class Module:
 
         for i, o in enumerate(t_outs):
             o.register_hook(keep_output_grad(i))
-
-        def call_hooks(grad_input: Tuple[Any, ...]) -> Tuple[Any, ...]:
-            go = tuple(grad_out.get(i) for i in range(len(t_outs)))
-            for hk in hooks:
-                r = hk(self, grad_input, go)
-                if r is not None:
-                    grad_input = tuple(r) if isinstance(r, (tuple, list)) else (r,)
-            return grad_input
-
-        if t_ins:
-            first = t_ins[0]
-            first.register_hook(lambda g: call_hooks((g,))[0])
-        else:
-            t_outs[-1].register_hook(lambda g: (grad_out.__setitem__(len(t_outs) - 1, g), call_hooks((None,)))[1] and None)
+        if not state.get("inputs_hooked"):
+            n = len(args)
+            t_outs[-1].register_hook(lambda g: (grad_out.__setitem__(len(t_outs) - 1, g), self._run_backward_hooks((None,) * n, state)) and None)
         return result
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -756,6 +805,9 @@ class Module:
                     r = hook(self, args)
                     if r is not None:
                         args = r if isinstance(r, tuple) else (r,)
+            hook_state: Dict[str, Any] = {}
+            if self._backward_hooks:
+                args = self._hook_inputs(args, hook_state)
             result = self.forward(*args, **kwargs)
             for hid, (hook, with_kwargs) in list(self._forward_hooks.items()):
                 called.add(hid)
@@ -776,7 +828,7 @@ class Module:
         if self.__dict__.get("_backward_pre_hooks"):
             self._wrap_backward_pre_hooks(result)
         if self._backward_hooks:
-            result = self._wrap_backward_hooks(args, result)
+            result = self._wrap_backward_hooks(args, result, hook_state)
         return result
 
     # ---- repr ----
