@@ -270,3 +270,35 @@ def test_matches_pytorch(name: str) -> None:
 def test_positional_state_dict_warns() -> None:
     with pytest.warns(FutureWarning, match="Positional args are being deprecated"):
         _linear(torch).state_dict({}, "x.")
+
+
+def _global_hooks(lib: Any) -> Any:
+    import importlib
+
+    mod = importlib.import_module(lib.__name__ + ".nn.modules.module")
+    calls: List[Any] = []
+    handles = [
+        mod.register_module_forward_pre_hook(lambda m, a: calls.append(("pre", type(m).__name__))),
+        mod.register_module_forward_hook(lambda m, a, o: calls.append(("fwd", type(m).__name__))),
+        mod.register_module_full_backward_hook(lambda m, gi, go: calls.append(("bw", type(m).__name__, len(gi)))),
+        mod.register_module_full_backward_pre_hook(lambda m, go: calls.append(("bwpre", type(m).__name__))),
+        mod.register_module_parameter_registration_hook(lambda m, n, p: calls.append(("param", n))),
+        mod.register_module_module_registration_hook(lambda m, n, s: calls.append(("module", n))),
+        mod.register_module_buffer_registration_hook(lambda m, n, b: calls.append(("buffer", n))),
+    ]
+    try:
+        net = lib.nn.Sequential(lib.nn.Linear(2, 2), lib.nn.ReLU())
+        net.register_buffer("z", lib.zeros(1))
+        net[0].register_forward_hook(lambda m, a, o: calls.append(("own fwd",)))
+        net(lib.ones(1, 2))
+        lin = lib.nn.Linear(2, 1)
+        lin(lib.ones(1, 2, requires_grad=True)).sum().backward()
+    finally:
+        for h in handles:
+            h.remove()
+    lin(lib.ones(1, 2))
+    return calls
+
+
+def test_global_module_hooks_match_pytorch() -> None:
+    assert _outcome(_global_hooks, torch) == _outcome(_global_hooks, pt)

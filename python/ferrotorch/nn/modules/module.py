@@ -40,6 +40,76 @@ def _addindent(s: str, n: int) -> str:
     return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
 
 
+# Hooks that apply to every module (the register_module_* functions below).
+_global_forward_pre_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_forward_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_forward_hooks_always_called: Set[int] = set()
+_global_backward_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_backward_pre_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_parameter_registration_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_buffer_registration_hooks: "OrderedDict[int, Any]" = OrderedDict()
+_global_module_registration_hooks: "OrderedDict[int, Any]" = OrderedDict()
+
+
+def _add_global(table: "OrderedDict[int, Any]", value: Any) -> RemovableHandle:
+    handle = RemovableHandle(table)
+    table[handle.id] = value
+    return handle
+
+
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, args)`` runs before every module's forward (before its own pre hooks)."""
+    return _add_global(_global_forward_pre_hooks, (hook, False))
+
+
+def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+    """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``)
+    runs after every module's forward, before its own forward hooks."""
+    handle = _add_global(_global_forward_hooks, (hook, with_kwargs))
+    if always_call:
+        _global_forward_hooks_always_called.add(handle.id)
+    return handle
+
+
+def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` runs for every module, before its own."""
+    return _add_global(_global_backward_hooks, hook)
+
+
+register_module_backward_hook = register_module_full_backward_hook
+
+
+def register_module_full_backward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, grad_output)`` runs for every module, before its own backward pre hooks."""
+    return _add_global(_global_backward_pre_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, name, param)`` runs when any module registers a parameter; it may return a
+    replacement."""
+    return _add_global(_global_parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, name, buffer)`` runs when any module registers a buffer; it may return a
+    replacement."""
+    return _add_global(_global_buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(module, name, submodule)`` runs when any module registers a submodule; it may
+    return a replacement."""
+    return _add_global(_global_module_registration_hooks, hook)
+
+
+def _registered(table: "OrderedDict[int, Any]", module: "Module", name: str, value: Any) -> Any:
+    for hook in list(table.values()):
+        out = hook(module, name, value)
+        if out is not None:
+            value = out
+    return value
+
+
 class Module:
     """Base class for all neural network modules.
 
@@ -104,7 +174,7 @@ class Module:
                     f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created explicitly. "
                     f"To express '{name}' as a function of another Tensor, compute the value in the forward() method."
                 )
-        self._parameters[name] = param
+        self._parameters[name] = _registered(_global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
         """Adds a buffer (state that is not a parameter, or None); non-persistent buffers are
@@ -112,7 +182,7 @@ class Module:
         self._check_member_name("buffer", "_buffers", name)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -123,7 +193,7 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._check_member_name("module", "_modules", name)
-        self._modules[name] = module
+        self._modules[name] = _registered(_global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -156,7 +226,7 @@ class Module:
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, d, params, d.get("_buffers"), d.get("_non_persistent_buffers_set"))
-            modules[name] = value
+            modules[name] = _registered(_global_module_registration_hooks, self, name, value)
             return
         if modules is not None and name in modules:
             if value is not None:
@@ -675,7 +745,7 @@ class Module:
         for a single output; for several outputs, the others' entries are None)."""
         outs = result if isinstance(result, tuple) else (result,)
         t_outs = [o for o in outs if isinstance(o, Tensor) and o.requires_grad]
-        hooks = list(self._hooks("_backward_pre_hooks").values())
+        hooks = list(_global_backward_pre_hooks.values()) + list(self._hooks("_backward_pre_hooks").values())
 
         def pre(i: int) -> Callable[[Tensor], Any]:
             def f(g: Tensor) -> Any:
@@ -759,7 +829,7 @@ class Module:
     def _run_backward_hooks(self, grad_input: Tuple[Any, ...], state: Dict[str, Any]) -> Tuple[Any, ...]:
         grad_out = state.get("grad_out", {})
         go = tuple(grad_out.get(i) for i in range(state.get("n_outputs", 0)))
-        for hk in list(self._backward_hooks.values()):
+        for hk in list(_global_backward_hooks.values()) + list(self._backward_hooks.values()):
             r = hk(self, grad_input, go)
             if r is not None:
                 r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
@@ -796,7 +866,7 @@ class Module:
         called: Set[int] = set()
         result: Any = None
         try:
-            for hook, with_kwargs in list(self._forward_pre_hooks.values()):
+            for hook, with_kwargs in list(_global_forward_pre_hooks.values()) + list(self._forward_pre_hooks.values()):
                 if with_kwargs:
                     r = hook(self, args, kwargs)
                     if r is not None:
@@ -806,10 +876,10 @@ class Module:
                     if r is not None:
                         args = r if isinstance(r, tuple) else (r,)
             hook_state: Dict[str, Any] = {}
-            if self._backward_hooks:
+            if self._backward_hooks or _global_backward_hooks:
                 args = self._hook_inputs(args, hook_state)
             result = self.forward(*args, **kwargs)
-            for hid, (hook, with_kwargs) in list(self._forward_hooks.items()):
+            for hid, (hook, with_kwargs) in list(_global_forward_hooks.items()) + list(self._forward_hooks.items()):
                 called.add(hid)
                 r = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
                 if r is not None:
@@ -817,17 +887,17 @@ class Module:
         except Exception:
             # Hooks registered with always_call=True still run (their results ignored), then
             # the error propagates.
-            always = self.__dict__.get("_forward_hooks_always_called") or set()
-            for hid, (hook, with_kwargs) in list(self._forward_hooks.items()):
+            always = (self.__dict__.get("_forward_hooks_always_called") or set()) | _global_forward_hooks_always_called
+            for hid, (hook, with_kwargs) in list(_global_forward_hooks.items()) + list(self._forward_hooks.items()):
                 if hid in always and hid not in called:
                     try:
                         hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
                     except Exception as e:
                         warnings.warn(f"forward hook with ``always_call=True`` raised an exception that was silenced as another error was raised in forward: {e}", stacklevel=2)
             raise
-        if self.__dict__.get("_backward_pre_hooks"):
+        if self.__dict__.get("_backward_pre_hooks") or _global_backward_pre_hooks:
             self._wrap_backward_pre_hooks(result)
-        if self._backward_hooks:
+        if self._backward_hooks or _global_backward_hooks:
             result = self._wrap_backward_hooks(args, result, hook_state)
         return result
 
