@@ -34,3 +34,11 @@ def test_accepted_like_torch() -> None:
     for lib in (torch, pt):
         assert repr(lib.nn.LPPool2d(-1, 2)) == "LPPool2d(norm_type=-1, kernel_size=2, stride=None, ceil_mode=False)"
         assert tuple(lib.nn.Bilinear(2, 0, 3).weight.shape) == (3, 2, 0)
+
+
+@pytest.mark.parametrize("name", ["Conv1d", "Conv2d", "Conv3d"])
+def test_conv_takes_no_output_padding(name: str) -> None:
+    for lib in (torch, pt):
+        with pytest.raises(TypeError):
+            getattr(lib.nn, name)(2, 2, 3, output_padding=1)
+        assert getattr(lib.nn, name)(2, 2, 3).output_padding == (0,) * int(name[-2])

@@ -200,8 +200,11 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device: Any = None,
         dtype: Any = None,
-        output_padding: Any = 0,
+        *,
+        _output_padding: Any = 0,
     ) -> None:
+        # _output_padding: only the transposed convolutions set it (Conv1d/2d/3d take no
+        # output_padding argument, as in PyTorch).
         super().__init__()
         n = self._n
         if groups <= 0:
@@ -222,7 +225,7 @@ class _ConvNd(Module):
             raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
-        self.output_padding = _ntuple(output_padding, n)
+        self.output_padding = _ntuple(_output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
         # The F.pad list for the non-zero padding modes (last dim first, as F.pad wants it).
@@ -343,7 +346,7 @@ class _ConvTransposeNd(_ConvNd):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype, output_padding=output_padding)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype, _output_padding=output_padding)
 
     def _check_transposed(self, input: Tensor, op: Sequence[int]) -> None:
         """PyTorch's checks: output_padding below the stride or the dilation; a non-empty output."""
