@@ -302,3 +302,12 @@ def _global_hooks(lib: Any) -> Any:
 
 def test_global_module_hooks_match_pytorch() -> None:
     assert _outcome(_global_hooks, torch) == _outcome(_global_hooks, pt)
+
+
+def test_forward_pre_hook_with_kwargs_bad_return_matches_pytorch() -> None:
+    def run(lib: Any) -> Any:
+        m = _linear(lib)
+        m.register_forward_pre_hook(lambda mod, args, kwargs: 3, with_kwargs=True)
+        return m(lib.ones(1, 3))
+
+    assert _outcome(run, torch) == _outcome(run, pt)

@@ -146,6 +146,8 @@ class Module:
     forward: Callable[..., Any]
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
+        """Defines the computation; subclasses override it (call the module, not ``forward``, so
+        that hooks run)."""
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     # ---- registration ----
@@ -270,6 +272,7 @@ class Module:
     # ---- traversal ----
 
     def named_modules(self, memo: Optional[Set["Module"]] = None, prefix: str = "", remove_duplicate: bool = True) -> Iterator[Tuple[str, "Module"]]:
+        """(name, module) for this module and all below it, each module once unless ``remove_duplicate=False``."""
         if memo is None:
             memo = set()
         if self in memo and remove_duplicate:
@@ -283,10 +286,12 @@ class Module:
             yield from m.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
     def modules(self) -> Iterator["Module"]:
+        """This module and all modules below it."""
         for _, m in self.named_modules():
             yield m
 
     def named_children(self) -> Iterator[Tuple[str, "Module"]]:
+        """(name, module) for the direct children, each once."""
         seen = set()
         for name, m in self._modules.items():
             if m is not None and m not in seen:
@@ -294,6 +299,7 @@ class Module:
                 yield name, m
 
     def children(self) -> Iterator["Module"]:
+        """The direct children."""
         for _, m in self.named_children():
             yield m
 
@@ -309,20 +315,25 @@ class Module:
                 yield mprefix + ("." if mprefix else "") + k, v
 
     def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator[Tuple[str, Parameter]]:
+        """(dotted name, parameter) pairs, shared parameters once unless ``remove_duplicate=False``."""
         return self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The parameters (of the children too, unless ``recurse=False``)."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator[Tuple[str, Tensor]]:
+        """(dotted name, buffer) pairs, shared buffers once unless ``remove_duplicate=False``."""
         return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The buffers (of the children too, unless ``recurse=False``)."""
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
     def get_submodule(self, target: str) -> "Module":
+        """The submodule at a dotted path (``""`` is this module)."""
         if target == "":
             return self
         mod: Module = self
@@ -333,6 +344,7 @@ class Module:
         return mod
 
     def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path (``"fc.weight"``)."""
         mod_path, _, name = target.rpartition(".")
         mod = self.get_submodule(mod_path)
         if name not in mod._parameters:
@@ -592,6 +604,7 @@ class Module:
     # ---- modes and conversion ----
 
     def train(self, mode: bool = True) -> "Module":
+        """Sets training mode (or eval mode with ``False``) here and in all children; returns self."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
@@ -600,14 +613,17 @@ class Module:
         return self
 
     def eval(self) -> "Module":
+        """Sets eval mode here and in all children (``train(False)``); returns self."""
         return self.train(False)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        """Sets ``requires_grad`` of every parameter; returns self."""
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
+        """Resets the parameters' gradients (to None by default, else to zeros)."""
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:
@@ -617,6 +633,7 @@ class Module:
                     p.grad.zero_()
 
     def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        """Calls ``fn`` on every child (recursively) and then on this module; returns self."""
         for m in self.children():
             m.apply(fn)
         fn(self)
@@ -666,25 +683,32 @@ class Module:
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def float(self) -> "Module":
+        """Casts floating point parameters and buffers to float32; returns self."""
         return self.to(_core.float32)
 
     def double(self) -> "Module":
+        """Casts floating point parameters and buffers to float64; returns self."""
         return self.to(_core.float64)
 
     def half(self) -> "Module":
+        """Casts floating point parameters and buffers to float16; returns self."""
         return self.to(_core.float16)
 
     def bfloat16(self) -> "Module":
+        """Casts floating point parameters and buffers to bfloat16; returns self."""
         return self.to(_core.bfloat16)
 
     def cpu(self) -> "Module":
+        """Moves parameters and buffers to the CPU (where they already are); returns self."""
         return self
 
     def cuda(self, device: Any = None) -> "Module":
+        """Moves parameters and buffers to a CUDA device (raises where CUDA is unavailable)."""
         _core.zeros(1).cuda()
         return self
 
     def type(self, dst_type: Any) -> "Module":
+        """Casts parameters and buffers to ``dst_type``; returns self."""
         return self.to(dst_type)
 
     def share_memory(self) -> "Module":
@@ -696,6 +720,7 @@ class Module:
     # ---- hooks and calling ----
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
+        """``hook(module, args)`` (``hook(module, args, kwargs)`` with ``with_kwargs``) runs before forward; it may return new args (and kwargs)."""
         h = RemovableHandle(self._forward_pre_hooks)
         self._forward_pre_hooks[h.id] = (hook, with_kwargs)
         if prepend:
@@ -703,6 +728,7 @@ class Module:
         return h
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+        """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``) runs after forward; it may return a new output. With ``always_call`` it also runs when forward raises."""
         h = RemovableHandle(self._forward_hooks)
         self._forward_hooks[h.id] = (hook, with_kwargs)
         if always_call:
@@ -870,6 +896,8 @@ class Module:
                 if with_kwargs:
                     r = hook(self, args, kwargs)
                     if r is not None:
+                        if not (isinstance(r, tuple) and len(r) == 2):
+                            raise RuntimeError(f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {r}.")
                         args, kwargs = r
                 else:
                     r = hook(self, args)
@@ -904,6 +932,7 @@ class Module:
     # ---- repr ----
 
     def extra_repr(self) -> str:
+        """The module-specific part of the repr (inside the parentheses); subclasses override it."""
         return ""
 
     def __repr__(self) -> str:
