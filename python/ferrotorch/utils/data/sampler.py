@@ -70,6 +70,7 @@ class RandomSampler(Sampler):
 
     @property
     def num_samples(self) -> int:
+        """How many indices one pass yields (the dataset's length unless given)."""
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
@@ -193,4 +194,5 @@ class DistributedSampler(Sampler):
         return self.num_samples
 
     def set_epoch(self, epoch: int) -> None:
+        """Sets the epoch that seeds the shuffle (call it before each epoch so orders differ)."""
         self.epoch = epoch
