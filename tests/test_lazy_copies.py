@@ -56,3 +56,15 @@ def test_lazy_state_dict_holds_placeholders() -> None:
         fresh = lib.nn.LazyBatchNorm1d()
         fresh.load_state_dict(sd)
         assert tuple(fresh(lib.ones(2, 4)).shape) == (2, 4)
+
+
+@pytest.mark.parametrize("convert", ["double", "half", "to"])
+def test_dtype_conversion_before_first_forward_stays_lazy(convert: str) -> None:
+    for lib in (torch, pt):
+        want = lib.float16 if convert == "half" else lib.float64
+        for m in (lib.nn.LazyLinear(3), lib.nn.LazyBatchNorm1d()):
+            m = m.to(want) if convert == "to" else getattr(m, convert)()
+            assert m.has_uninitialized_params()
+            y = m(lib.ones(2, 3, dtype=want))
+            assert y.dtype == want and m.weight.dtype == want
+            assert tuple(m.weight.shape) in ((3, 3), (3,))

@@ -106,6 +106,21 @@ class LazyModuleMixin:
         parent = getattr(super(), "_before_load_state_dict", None)
         return parent(state_dict, prefix) if parent is not None else None
 
+    def _apply(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        # .double(), .half(), .to(dtype) before the first forward: the placeholders stay
+        # placeholders, of the new dtype (the base class would wrap them as plain Parameters).
+        lazy = {k: p for k, p in chain(self._parameters.items(), self._buffers.items()) if is_lazy(p)}
+        out = super()._apply(fn, *args, **kwargs)  # type: ignore[misc]
+        for k, old in lazy.items():
+            table = self._parameters if k in self._parameters else self._buffers
+            new = table[k]
+            if new is not old and not is_lazy(new):
+                if isinstance(old, UninitializedParameter):
+                    table[k] = UninitializedParameter(old.requires_grad, dtype=new.dtype)
+                else:
+                    table[k] = UninitializedBuffer(dtype=new.dtype, persistent=old.persistent)
+        return out
+
     def initialize_parameters(self, *args: Any, **kwargs: Any) -> None:
         """Gives the placeholders their shapes from the first inputs (each lazy module defines it)."""
         raise NotImplementedError(f"initialize_parameters is not implemented for {type(self).__name__}")
