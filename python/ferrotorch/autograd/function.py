@@ -112,8 +112,41 @@ class Function:
                 )
             return tuple(result[: len(args)])
 
-        wrapped = _core._function_node(f"{cls.__name__}Backward", list(args), tensor_outs, run_backward, nondiff)
+        wrapped = _one_node(f"{cls.__name__}Backward", list(args), tensor_outs, run_backward, nondiff)
         outs_list = list(outs)
         for p, w in zip(positions, wrapped):
             outs_list[p] = w
         return outs_list[0] if single else tuple(outs_list)
+
+
+def _one_node(name: str, args: list, outs: list, run_backward: Any, nondiff: list) -> list:
+    """Records the function so that ``backward`` runs once with the gradients of all outputs,
+    as PyTorch's does. The core's node calls backward once per differentiable output, so
+    several differentiable outputs of one float dtype are packed into one flat tensor that is
+    the node's single output; the outputs handed back are views of it."""
+    diff = [i for i, o in enumerate(outs) if not nondiff[i] and o.dtype.is_floating_point]
+    if len(diff) < 2 or len({outs[i].dtype for i in diff}) != 1:
+        return _core._function_node(name, args, outs, run_backward, nondiff)
+    sizes = [outs[i].numel() for i in diff]
+    shapes = [tuple(outs[i].shape) for i in diff]
+    with no_grad():
+        packed = _core.cat([outs[i].reshape(-1) for i in diff]) if sum(sizes) else outs[diff[0]].new_zeros(0)
+
+    def run_packed(g: Tensor) -> Any:
+        grads = list(g.split(sizes)) if sizes else []
+        full: list = [None] * len(outs)
+        for k, i in enumerate(diff):
+            full[i] = grads[k].view(shapes[k])
+        for i, o in enumerate(outs):
+            if full[i] is None:
+                full[i] = _core.zeros_like(o) if o.dtype.is_floating_point else None
+        return run_backward(*full)
+
+    (packed,) = _core._function_node(name, args, [packed], run_packed, [False])
+    wrapped = list(outs)
+    if packed.requires_grad:
+        start = 0
+        for k, i in enumerate(diff):
+            wrapped[i] = packed.narrow(0, start, sizes[k]).view(shapes[k])
+            start += sizes[k]
+    return wrapped
