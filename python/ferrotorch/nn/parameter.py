@@ -53,3 +53,14 @@ class Buffer(Tensor):
         t = Tensor.__new__(cls, data if data is not None else _core.empty(0))
         t.persistent = persistent
         return t
+
+
+def __getattr__(name: str) -> Any:
+    # The lazy placeholders live with the lazy modules (which import this file); PyTorch users
+    # reach them as torch.nn.parameter.UninitializedParameter/UninitializedBuffer.
+    if name in ("UninitializedParameter", "UninitializedBuffer", "UninitializedTensorMixin"):
+        from .modules import lazy
+
+        if hasattr(lazy, name):
+            return getattr(lazy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,6 +22,9 @@ def _shape_tuple(normalized_shape: Union[int, Sequence[int]]) -> Tuple[int, ...]
 class _NormBase(Module):
     """Parameters (``weight``/``bias``) and running statistics shared by BatchNorm and InstanceNorm."""
 
+    # PyTorch's state_dict version for these layers (2: num_batches_tracked exists).
+    _version = 2
+
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         dt = dtype or _core.get_default_dtype()
