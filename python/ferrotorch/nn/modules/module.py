@@ -889,6 +889,13 @@ class Module:
         return result
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        d = self.__dict__
+        # Without hooks of any kind a call is just forward (the common case, kept cheap).
+        if not (
+            d.get("_forward_pre_hooks") or d.get("_forward_hooks") or d.get("_backward_hooks") or d.get("_backward_pre_hooks")
+            or _global_forward_pre_hooks or _global_forward_hooks or _global_backward_hooks or _global_backward_pre_hooks
+        ):
+            return self.forward(*args, **kwargs)
         called: Set[int] = set()
         result: Any = None
         try:
