@@ -235,6 +235,28 @@ def _in_input_dtype(input: Tensor, y: Tensor) -> Tensor:
     return y
 
 
+def _channel_affine(input: Tensor, y: Tensor, weight: Optional[Tensor], bias: Optional[Tensor]) -> Tensor:
+    """The per-channel scale and shift of the [N, C, *] norm layers (batch, group, instance),
+    in the input's dtype."""
+    shape = [input.shape[1]] + [1] * (input.ndim - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return _in_input_dtype(input, y)
+
+
+def _normalize_by_running_stats(input: Tensor, running_mean: Tensor, running_var: Tensor, eps: float) -> Tensor:
+    """(x - running_mean) / sqrt(running_var + eps), the running estimates broadcast per channel."""
+    shape = [input.shape[1]] + [1] * (input.ndim - 2)
+    return (input - running_mean.reshape(shape)) * (running_var.reshape(shape) + eps).rsqrt()
+
+
+def _unbiased_var(rstd: Tensor, eps: float, count: int) -> Tensor:
+    """The unbiased variance behind a detached 1/sqrt(var + eps) over ``count`` elements."""
+    return (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
+
+
 def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes over the trailing ``normalized_shape`` dims, then scales and shifts."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -263,12 +285,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, 
             raise RuntimeError(f"Expected {what} to be a vector of size equal to the number of channels in input, but got {what} of shape {list(t.shape)} and input of shape {list(input.shape)}")
     per_group = (c // num_groups) * math.prod(input.shape[2:])
     y = _core._normalize_last(input.reshape(n, num_groups, per_group), 1, eps)[0].reshape(input.shape)
-    extra = [1] * (input.ndim - 2)
-    if weight is not None:
-        y = y * weight.reshape(c, *extra)
-    if bias is not None:
-        y = y + bias.reshape(c, *extra)
-    return _in_input_dtype(input, y)
+    return _channel_affine(input, y, weight, bias)
 
 
 def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -280,7 +297,6 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
     for what, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{what} should contain {c} elements not {t.numel()}")
-    extra = [1] * (input.ndim - 2)
     if training:
         count = input.numel() // c if c else 0
         if input.shape[0] * math.prod(input.shape[2:]) == 1:
@@ -296,18 +312,14 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
             y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(*perm)
             if running_mean is not None and running_var is not None:
                 with _no_grad():
-                    var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
+                    var = _unbiased_var(rstd, eps, count)
                     running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c).to(running_mean.dtype), alpha=momentum)
                     running_var.mul_(1 - momentum).add_(var.reshape(c).to(running_var.dtype), alpha=momentum)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
-        y = (input - running_mean.reshape(c, *extra)) * (running_var.reshape(c, *extra) + eps).rsqrt()
-    if weight is not None:
-        y = y * weight.reshape(c, *extra)
-    if bias is not None:
-        y = y + bias.reshape(c, *extra)
-    return _in_input_dtype(input, y)
+        y = _normalize_by_running_stats(input, running_mean, running_var, eps)
+    return _channel_affine(input, y, weight, bias)
 
 
 def _no_grad() -> Any:

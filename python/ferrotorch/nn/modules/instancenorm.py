@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from ... import _core
 from ..._grad_mode import no_grad
-from ..._nn_kernels import _in_input_dtype
+from ..._nn_kernels import _channel_affine, _normalize_by_running_stats, _unbiased_var
 from .normalization import _LazyNormBase, _NormBase
 
 Tensor = _core.Tensor
@@ -23,7 +23,6 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
         raise ValueError(f"instance_norm: expected at least 2D input (got {input.ndim}D input)")
     n, c = input.shape[0], input.shape[1]
     spatial = math.prod(input.shape[2:])
-    extra = [1] * (input.ndim - 2)
     if use_input_stats:
         if spatial <= 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
@@ -32,7 +31,7 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
         y = y.reshape(input.shape)
         if running_mean is not None and running_var is not None:
             with no_grad():
-                var = (1.0 / (rstd.detach() * rstd.detach()) - eps) * (spatial / (spatial - 1))
+                var = _unbiased_var(rstd, eps, spatial)
                 batch_mean = mean.detach().reshape(n, c).mean(0).to(running_mean.dtype)
                 batch_var = var.reshape(n, c).mean(0).to(running_var.dtype)
                 running_mean.mul_(1 - momentum).add_(batch_mean, alpha=momentum)
@@ -40,12 +39,8 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("instance_norm: running_mean and running_var must be given when use_input_stats=False")
-        y = (input - running_mean.reshape(c, *extra)) * (running_var.reshape(c, *extra) + eps).rsqrt()
-    if weight is not None:
-        y = y * weight.reshape(c, *extra)
-    if bias is not None:
-        y = y + bias.reshape(c, *extra)
-    return _in_input_dtype(input, y)
+        y = _normalize_by_running_stats(input, running_mean, running_var, eps)
+    return _channel_affine(input, y, weight, bias)
 
 
 class _InstanceNorm(_NormBase):
