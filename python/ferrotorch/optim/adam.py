@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from .. import _core
-from .optimizer import Optimizer, _check_fused_flags, _check_lr, _fusable, _scalar, _step_counter, _with_grads
+from .optimizer import (
+    Optimizer,
+    _check_betas_eps_wd,
+    _check_fused_flags,
+    _check_lr,
+    _fusable,
+    _scalar,
+    _step_counter,
+    _with_grads,
+)
 
 Tensor = _core.Tensor
 
@@ -15,14 +24,7 @@ def _check_adam_args(lr: Any, betas: Tuple[Any, Any], eps: float, weight_decay: 
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
     _check_lr(lr)
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    _check_betas_eps_wd(betas, eps, weight_decay)
     both_float = isinstance(betas[0], float) and isinstance(betas[1], float)
     if not (both_float or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor))):
         raise ValueError("betas must be either both floats or both Tensors")
