@@ -19,6 +19,10 @@ pub enum Error {
     /// `op` is the operation that asked, when known, so the message says who wanted the bytes.
     #[error("{}DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.", op_prefix(.op))]
     OutOfMemory { op: Option<String>, nbytes: usize },
+    /// A device allocation the caching allocator could not satisfy even after freeing its
+    /// cache: `torch.cuda.OutOfMemoryError` (the same class as `torch.OutOfMemoryError`).
+    #[error("CUDA out of memory. {0}")]
+    DeviceOutOfMemory(String),
 }
 
 fn op_prefix(op: &Option<String>) -> String {

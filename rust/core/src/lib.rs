@@ -16,6 +16,7 @@ pub mod alloc_size;
 pub mod autograd;
 pub mod block_cache;
 pub mod cpu;
+pub mod cuda;
 pub mod device;
 pub mod dtype;
 pub mod error;

@@ -15,7 +15,9 @@ pyo3::create_exception!(
 
 pub fn to_py(e: Error) -> PyErr {
     match e {
-        e @ Error::OutOfMemory { .. } => OutOfMemoryError::new_err(e.to_string()),
+        e @ (Error::OutOfMemory { .. } | Error::DeviceOutOfMemory(_)) => {
+            OutOfMemoryError::new_err(e.to_string())
+        }
         Error::Runtime(m) => PyRuntimeError::new_err(m),
         Error::Type(m) => PyTypeError::new_err(m),
         Error::Value(m) => PyValueError::new_err(m),

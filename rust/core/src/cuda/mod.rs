@@ -1,0 +1,5 @@
+//! The CUDA backend (paper §5.2-5.3). The allocator's bookkeeping and the kernel sources are
+//! plain Rust and strings, compiled and tested in every build; everything that talks to a
+//! driver (cudarc, loaded dynamically at first use) sits behind the `cuda` feature.
+
+pub mod api;
