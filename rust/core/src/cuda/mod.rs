@@ -3,3 +3,5 @@
 //! driver (cudarc, loaded dynamically at first use) sits behind the `cuda` feature.
 
 pub mod api;
+#[cfg(feature = "cuda")]
+pub mod runtime;

@@ -1,0 +1,3 @@
+//! The driver side of the backend: contexts, streams, events, device buffers, kernel loading.
+
+pub mod api_impl;
