@@ -3,5 +3,10 @@
 //! driver (cudarc, loaded dynamically at first use) sits behind the `cuda` feature.
 
 pub mod api;
+pub mod kernels;
+#[cfg(feature = "cuda")]
+pub mod launch;
+#[cfg(feature = "cuda")]
+pub mod nvrtc;
 #[cfg(feature = "cuda")]
 pub mod runtime;
