@@ -1,4 +1,4 @@
-//! Devices. CPU always works; CUDA is a seam for the cuda backend (a later piece of work).
+//! Devices. CPU always works; CUDA needs the `cuda` feature and a driver at run time.
 
 use crate::{Error, Result};
 
@@ -44,10 +44,10 @@ impl Device {
     pub fn check_available(self) -> Result<()> {
         match self {
             Device::Cpu => Ok(()),
-            Device::Cuda(_) => Err(Error::runtime(
-                "Torch not compiled with CUDA enabled: this ferrotorch build has no CUDA backend \
-                 (build with the `cuda` cargo feature)",
-            )),
+            #[cfg(feature = "cuda")]
+            Device::Cuda(i) => crate::cuda::runtime::device(i).map(|_| ()),
+            #[cfg(not(feature = "cuda"))]
+            Device::Cuda(_) => Err(crate::cuda::api::not_compiled()),
         }
     }
 }

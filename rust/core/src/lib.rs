@@ -14,6 +14,7 @@
 
 pub mod alloc_size;
 pub mod autograd;
+pub mod backend;
 pub mod block_cache;
 pub mod cpu;
 pub mod cuda;

@@ -35,6 +35,9 @@ enum Owner {
     Foreign(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
     #[cfg(unix)]
     Shared(crate::shm::SharedMemory),
+    /// Device memory from the CUDA caching allocator, returned to it when dropped.
+    #[cfg(feature = "cuda")]
+    Cuda(crate::cuda::runtime::CudaBuffer),
 }
 
 struct Inner {
@@ -130,6 +133,13 @@ fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
             unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
         }
     }
+}
+
+/// Where a CUDA storage lives: its device and base address.
+#[cfg(feature = "cuda")]
+pub struct CudaRef {
+    pub dev: Arc<crate::cuda::runtime::DeviceState>,
+    pub ptr: u64,
 }
 
 /// A refcounted byte buffer on one device.
@@ -247,13 +257,23 @@ impl Storage {
     }
 
     fn with_owner(ptr: *mut u8, nbytes: usize, owner: Owner, readonly: bool) -> Storage {
+        Storage::on_device(ptr, nbytes, owner, readonly, Device::Cpu)
+    }
+
+    fn on_device(
+        ptr: *mut u8,
+        nbytes: usize,
+        owner: Owner,
+        readonly: bool,
+        device: Device,
+    ) -> Storage {
         Storage(Arc::new(Inner {
             ptr: AtomicPtr::new(ptr),
             nbytes,
             owner: Mutex::new(owner),
             retired: Mutex::new(Vec::new()),
             exported: AtomicBool::new(false),
-            device: Device::Cpu,
+            device,
             readonly,
             version: AtomicU64::new(0),
         }))
@@ -287,6 +307,33 @@ impl Storage {
         known.retain(|_, w| w.strong_count() > 0);
         known.insert(id, Arc::downgrade(&s.0));
         Ok(s)
+    }
+
+    /// Device memory of `nbytes` on GPU `index` (contents unspecified), from the caching allocator.
+    #[cfg(feature = "cuda")]
+    pub fn cuda_uninit(index: usize, nbytes: usize) -> Result<Storage> {
+        let dev = crate::cuda::runtime::device(index)?;
+        let buf = crate::cuda::runtime::CudaBuffer::alloc(&dev, nbytes)?;
+        let ptr = buf.ptr as *mut u8;
+        Ok(Storage::on_device(
+            ptr,
+            nbytes,
+            Owner::Cuda(buf),
+            false,
+            Device::Cuda(index),
+        ))
+    }
+
+    /// The device state and address of a CUDA storage (None for host memory).
+    #[cfg(feature = "cuda")]
+    pub fn cuda_buffer(&self) -> Option<CudaRef> {
+        match &*self.lock_owner() {
+            Owner::Cuda(b) => Some(CudaRef {
+                dev: b.dev.clone(),
+                ptr: b.ptr,
+            }),
+            _ => None,
+        }
     }
 
     /// Whether the bytes live in shared memory.
@@ -380,11 +427,23 @@ impl Storage {
         Arc::strong_count(&self.0)
     }
 
+    /// Host kernels must never read device memory: an op without a CUDA path that was not
+    /// routed through `backend::cpu_only` stops here instead of faulting.
+    #[inline(always)]
+    fn assert_host(&self) {
+        assert!(
+            self.0.device == Device::Cpu,
+            "a CPU kernel was given a {} tensor: this op has no CUDA implementation yet",
+            self.0.device
+        );
+    }
+
     /// The buffer as a slice of `T`, `len` elements from element `offset`.
     ///
     /// # Safety
     /// The range must lie inside the buffer and nobody may write it meanwhile.
     pub unsafe fn slice<T>(&self, offset: usize, len: usize) -> &[T] {
+        self.assert_host();
         if len == 0 {
             return &[];
         }
@@ -395,6 +454,7 @@ impl Storage {
     /// The range must lie inside the buffer and nobody else may access it meanwhile.
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice_mut<T>(&self, offset: usize, len: usize) -> &mut [T] {
+        self.assert_host();
         if len == 0 {
             return &mut [];
         }

@@ -230,6 +230,10 @@ impl Tensor {
                 self.numel()
             )));
         }
+        if self.device() != Device::Cpu {
+            // A device value comes to the host first (this waits for the stream).
+            return self.copy_to_device(Device::Cpu)?.item();
+        }
         let off = self.offset();
         Ok(crate::with_dtype!(self.dtype(), T => {
             let v = unsafe { self.0.storage.slice::<T>(off, 1)[0] };

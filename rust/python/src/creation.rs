@@ -148,16 +148,28 @@ fn opt_dtype(d: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
     }
 }
 
-fn check_device(d: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    if let Some(d) = d {
-        if !d.is_none() {
-            crate::device::extract_device(d)?.check_available().py()?;
+/// The `device=` argument, checked usable (None when not given).
+pub(crate) fn check_device(d: Option<&Bound<'_, PyAny>>) -> PyResult<Option<ferrotorch::Device>> {
+    match d {
+        Some(d) if !d.is_none() => {
+            let dev = crate::device::extract_device(d)?;
+            dev.check_available().py()?;
+            Ok(Some(dev))
         }
+        _ => Ok(None),
     }
-    Ok(())
 }
 
-fn finish(t: Tensor, requires_grad: bool) -> PyResult<PyTensor> {
+/// Moves a freshly made tensor to the requested device, then sets requires_grad.
+pub(crate) fn finish(
+    t: Tensor,
+    device: Option<ferrotorch::Device>,
+    requires_grad: bool,
+) -> PyResult<PyTensor> {
+    let t = match device {
+        Some(d) if d != t.device() => t.copy_to_device(d).py()?,
+        _ => t,
+    };
     if requires_grad {
         t.set_requires_grad(true).py()?;
     }
@@ -174,7 +186,7 @@ pub fn tensor(
     pin_memory: bool,
 ) -> PyResult<PyTensor> {
     let _ = pin_memory;
-    check_device(device)?;
+    let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?;
     let t = if let Ok(src) = data.cast::<PyTensor>() {
         let s = src.borrow().t.clone();
@@ -182,7 +194,7 @@ pub fn tensor(
     } else {
         tensor_from_data(data, dt)?
     };
-    finish(t, requires_grad)
+    finish(t, dev, requires_grad)
 }
 
 fn shape_arg(op: &str, size: &Bound<'_, PyTuple>) -> PyResult<Vec<usize>> {
@@ -207,10 +219,10 @@ macro_rules! filled {
         #[allow(clippy::too_many_arguments)]
         pub fn $name(size: &Bound<'_, PyTuple>, out: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, layout: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
             let _ = (out, layout, pin_memory, memory_format);
-            check_device(device)?;
+            let dev = check_device(device)?;
             let shape = shape_arg(stringify!($name), size)?;
             let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-            finish(filled_tensor(&shape, $value, dt).op(stringify!($name)).py()?, requires_grad)
+            finish(filled_tensor(&shape, $value, dt).op(stringify!($name)).py()?, dev, requires_grad)
         }
     };
 }
@@ -229,7 +241,7 @@ pub fn full(
     layout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTensor> {
     let _ = layout;
-    check_device(device)?;
+    let dev = check_device(device)?;
     let shape = to_usize_shape("full", &int_list(size)?)?;
     let v = extract_scalar(fill_value)?
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
@@ -238,7 +250,11 @@ pub fn full(
         Scalar::Int(_) => DType::I64,
         Scalar::Float(_) => default_dtype(),
     });
-    finish(Tensor::full(&shape, v, dt).op("full").py()?, requires_grad)
+    finish(
+        Tensor::full(&shape, v, dt).op("full").py()?,
+        dev,
+        requires_grad,
+    )
 }
 
 macro_rules! filled_like {
@@ -247,9 +263,9 @@ macro_rules! filled_like {
         #[pyo3(signature = (input, *, dtype=None, layout=None, device=None, requires_grad=false, memory_format=None))]
         pub fn $name(input: PyRef<'_, PyTensor>, dtype: Option<&Bound<'_, PyAny>>, layout: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
             let _ = (layout, memory_format);
-            check_device(device)?;
+            let dev = check_device(device)?.or(Some(input.t.device()));
             let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
-            finish(Tensor::full(input.t.shape(), $value, dt).py()?, requires_grad)
+            finish(Tensor::full(input.t.shape(), $value, dt).py()?, dev, requires_grad)
         }
     };
 }
@@ -266,11 +282,15 @@ pub fn full_like(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    check_device(device)?;
+    let dev = check_device(device)?.or(Some(input.t.device()));
     let v = extract_scalar(fill_value)?
         .ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
-    finish(Tensor::full(input.t.shape(), v, dt).py()?, requires_grad)
+    finish(
+        Tensor::full(input.t.shape(), v, dt).py()?,
+        dev,
+        requires_grad,
+    )
 }
 
 /// `arange(end)`, `arange(start, end)`, `arange(start, end, step)`; ints give int64.
@@ -285,7 +305,7 @@ pub fn arange(
     layout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTensor> {
     let _ = (out, layout);
-    check_device(device)?;
+    let dev = check_device(device)?;
     let vals: Vec<Scalar> = args
         .iter()
         .map(|a| {
@@ -311,6 +331,7 @@ pub fn arange(
     });
     finish(
         Tensor::arange(start.to_f64(), end.to_f64(), step.to_f64(), dt).py()?,
+        dev,
         requires_grad,
     )
 }
@@ -325,7 +346,7 @@ pub fn linspace(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     if steps < 0 {
         return Err(pyo3::exceptions::PyRuntimeError::new_err(
             "linspace(): number of steps must be non-negative",
@@ -334,6 +355,7 @@ pub fn linspace(
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
     finish(
         Tensor::linspace(start, end, steps as usize, dt).py()?,
+        dev,
         requires_grad,
     )
 }
@@ -350,7 +372,7 @@ pub fn logspace(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     if steps < 0 {
         return Err(pyo3::exceptions::PyRuntimeError::new_err(
             "logspace(): number of steps must be non-negative",
@@ -363,7 +385,7 @@ pub fn logspace(
     for e in pow.iter_mut() {
         *e = base.powf(*e);
     }
-    finish(lin.copy_as(dt).py()?, requires_grad)
+    finish(lin.copy_as(dt).py()?, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -375,7 +397,7 @@ pub fn eye(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let m = m.unwrap_or(n);
     if n < 0 || m < 0 {
         return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -385,6 +407,7 @@ pub fn eye(
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
     finish(
         Tensor::eye(n as usize, m as usize, dt).op("eye").py()?,
+        dev,
         requires_grad,
     )
 }

@@ -157,6 +157,21 @@ impl PyTensor {
         if self.t.requires_grad() && !force {
             return Err(PyRuntimeError::new_err("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."));
         }
+        if self.t.device() != ferrotorch::Device::Cpu {
+            if !force {
+                return Err(PyTypeError::new_err(format!(
+                    "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the \
+                     tensor to host memory first.",
+                    self.t.device()
+                )));
+            }
+            let host = self
+                .t
+                .detach()
+                .copy_to_device(ferrotorch::Device::Cpu)
+                .py()?;
+            return PyTensor::new(host).numpy(py, true);
+        }
         typestr_of(self.t.dtype())?;
         let exp = Py::new(py, ArrayExport { t: self.t.detach() })?;
         Ok(py

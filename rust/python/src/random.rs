@@ -1,6 +1,7 @@
 //! `ferrotorch.Generator`, seeding, and the random sampling functions and methods.
 
 use crate::convert::{extract_scalar, int_list, sizes_from_args, to_usize_shape};
+use crate::creation::{check_device, finish};
 use crate::dtype::extract_dtype;
 use crate::errors::IntoPy;
 use crate::tensor::{default_dtype, PyTensor};
@@ -143,13 +144,6 @@ pub fn _default_generator(py: Python<'_>) -> PyResult<Py<PyGenerator>> {
     )
 }
 
-fn finish(t: Tensor, requires_grad: bool) -> PyResult<PyTensor> {
-    if requires_grad {
-        t.set_requires_grad(true).py()?;
-    }
-    Ok(PyTensor::new(t))
-}
-
 fn dtype_or(d: Option<&Bound<'_, PyAny>>, default: DType) -> PyResult<DType> {
     match d {
         Some(d) if !d.is_none() => extract_dtype(d),
@@ -164,14 +158,10 @@ macro_rules! sampler {
         #[allow(clippy::too_many_arguments)]
         pub fn $name(size: &Bound<'_, PyTuple>, generator: Option<PyRef<'_, PyGenerator>>, out: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, layout: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<PyTensor> {
             let _ = (out, layout, pin_memory);
-            if let Some(d) = device {
-                if !d.is_none() {
-                    crate::device::extract_device(d)?.check_available().py()?;
-                }
-            }
+            let dev = check_device(device)?;
             let shape = to_usize_shape(stringify!($name), &sizes_from_args(size)?)?;
             let t = Tensor::$f(&shape, dtype_or(dtype, default_dtype())?, gen_of(generator).as_ref()).py()?;
-            finish(t, requires_grad)
+            finish(t, dev, requires_grad)
         }
     };
 }
@@ -189,7 +179,7 @@ pub fn randint(
     requires_grad: bool,
     size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTensor> {
-    let _ = device;
+    let dev = check_device(device)?;
     let mut ints = Vec::new();
     let mut shape_arg = size.cloned();
     for a in args.iter() {
@@ -219,7 +209,7 @@ pub fn randint(
         gen_of(generator).as_ref(),
     )
     .py()?;
-    finish(t, requires_grad)
+    finish(t, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -231,7 +221,7 @@ pub fn randperm(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    let _ = device;
+    let dev = check_device(device)?;
     if n < 0 {
         return Err(PyRuntimeError::new_err(format!(
             "randperm: n must be non-negative, got {n}"
@@ -244,6 +234,7 @@ pub fn randperm(
             gen_of(generator).as_ref(),
         )
         .py()?,
+        dev,
         requires_grad,
     )
 }
@@ -349,7 +340,7 @@ pub fn normal(
         .py()?
         .copy_as(dt)
         .py()?;
-    finish(out, requires_grad)
+    finish(out, None, requires_grad)
 }
 
 macro_rules! like {
@@ -357,9 +348,9 @@ macro_rules! like {
         #[pyfunction]
         #[pyo3(signature = (input, *, dtype=None, device=None, requires_grad=false, generator=None))]
         pub fn $name(input: PyRef<'_, PyTensor>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, generator: Option<PyRef<'_, PyGenerator>>) -> PyResult<PyTensor> {
-            let _ = device;
+            let dev = check_device(device)?.or(Some(input.t.device()));
             let t = Tensor::$f(input.t.shape(), dtype_or(dtype, input.t.dtype())?, gen_of(generator).as_ref()).py()?;
-            finish(t, requires_grad)
+            finish(t, dev, requires_grad)
         }
     };
 }
@@ -376,7 +367,7 @@ pub fn randint_like(
     device: Option<&Bound<'_, PyAny>>,
     requires_grad: bool,
 ) -> PyResult<PyTensor> {
-    let _ = device;
+    let dev = check_device(device)?.or(Some(input.t.device()));
     let (lo, hi) = match (low, high) {
         (Some(h), None) => (0, h),
         (Some(l), Some(h)) => (l, h),
@@ -395,6 +386,7 @@ pub fn randint_like(
             None,
         )
         .py()?,
+        dev,
         requires_grad,
     )
 }

@@ -686,23 +686,31 @@ impl PyTensor {
     ) -> PyResult<Py<PyAny>> {
         let _ = non_blocking;
         let mut target = dtype.map(extract_dtype).transpose()?;
-        if let Some(d) = device {
-            crate::device::extract_device(d)?.check_available().py()?;
-        }
+        let mut dev = crate::creation::check_device(device)?;
         for a in args.iter() {
             if let Ok(t) = a.cast::<PyTensor>() {
-                target = Some(t.borrow().t.dtype());
+                let o = t.borrow();
+                target = Some(o.t.dtype());
+                dev = Some(o.t.device());
             } else if let Ok(d) = extract_dtype(&a) {
                 target = Some(d);
             } else if a.is_none() {
             } else {
-                crate::device::extract_device(&a)?.check_available().py()?;
+                let d = crate::device::extract_device(&a)?;
+                d.check_available().py()?;
+                dev = Some(d);
             }
         }
         let t = slf.borrow().t.clone();
+        let moved = match dev {
+            Some(d) if d != t.device() => Some(t.to_device(d).py()?),
+            _ => None,
+        };
+        let src = moved.clone().unwrap_or(t);
         let out = match target {
-            Some(d) if d != t.dtype() => t.to_dtype(d).py()?,
-            _ if copy => t.clone_tensor().py()?,
+            Some(d) if d != src.dtype() => src.to_dtype(d).py()?,
+            _ if moved.is_some() => src,
+            _ if copy => src.clone_tensor().py()?,
             _ => return Ok(slf.clone().into_any().unbind()),
         };
         Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
@@ -722,22 +730,44 @@ impl PyTensor {
     fn type_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.to_dtype(other.t.dtype()).py()?))
     }
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn cpu<'py>(
-        slf: PyRef<'py, Self>,
-        _args: &Bound<'py, PyTuple>,
-        _kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
-    ) -> PyRef<'py, Self> {
-        slf
+    /// `cpu()`: self when already on the host, else a copy (waits for the device).
+    #[pyo3(signature = (memory_format=None))]
+    fn cpu(slf: PyRef<'_, Self>, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let _ = memory_format;
+        if slf.t.device() == ferrotorch::Device::Cpu {
+            let py = slf.py();
+            return Ok(slf.into_pyobject(py)?.into_any().unbind());
+        }
+        let out = slf.t.to_device(ferrotorch::Device::Cpu).py()?;
+        Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
     }
-    #[pyo3(signature = (*_args, **_kwargs))]
+    /// `cuda(device=None, non_blocking=False)`: self when already on that GPU, else a copy.
+    #[pyo3(signature = (device=None, non_blocking=false, memory_format=None))]
     fn cuda(
-        &self,
-        _args: &Bound<'_, PyTuple>,
-        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
-    ) -> PyResult<PyTensor> {
-        ferrotorch::Device::Cuda(0).check_available().py()?;
-        Ok(PyTensor::new(self.t.clone()))
+        slf: PyRef<'_, Self>,
+        device: Option<&Bound<'_, PyAny>>,
+        non_blocking: bool,
+        memory_format: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let _ = (non_blocking, memory_format);
+        let dev = match device {
+            Some(d) if !d.is_none() => match crate::device::extract_device(d)? {
+                ferrotorch::Device::Cpu => {
+                    return Err(PyRuntimeError::new_err(
+                        "Invalid device, must be cuda device",
+                    ))
+                }
+                d => d,
+            },
+            _ => ferrotorch::Device::Cuda(ferrotorch::cuda::api::current_device().unwrap_or(0)),
+        };
+        dev.check_available().py()?;
+        if slf.t.device() == dev {
+            let py = slf.py();
+            return Ok(slf.into_pyobject(py)?.into_any().unbind());
+        }
+        let out = slf.t.to_device(dev).py()?;
+        Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
     }
     fn float(&self) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.to_dtype(DType::F32).py()?))

@@ -7,6 +7,7 @@ mod conv_kernels;
 mod conv_scratch;
 pub mod copy;
 pub mod creation;
+pub mod device_copy;
 pub mod gather;
 pub mod index;
 pub mod inplace;

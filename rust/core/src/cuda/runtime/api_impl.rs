@@ -1,91 +1,166 @@
-//! The CUDA build's answers to `cuda::api` (filled in as the runtime lands).
+//! The CUDA build's answers to `cuda::api`, from the driver and the per-device state.
 
+use super::device::{available, device, device_count as count};
+use super::{check, driver_err, with_context};
 use crate::cuda::api::*;
-use crate::Result;
+use crate::{Error, Result};
+use std::sync::atomic::Ordering;
+
 pub fn is_available() -> bool {
-    false
+    available().is_ok()
 }
 pub fn device_count() -> usize {
-    0
+    count()
 }
-/// Loads the driver and creates the contexts; the error says why CUDA cannot be used.
 pub fn init() -> Result<()> {
-    Err(not_compiled())
+    available()
 }
+
+thread_local! {
+    static CURRENT_DEVICE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 pub fn current_device() -> Result<usize> {
-    Err(not_compiled())
+    available()?;
+    Ok(CURRENT_DEVICE.with(|c| c.get()))
 }
-pub fn set_device(_device: usize) -> Result<()> {
-    Err(not_compiled())
+pub fn set_device(d: usize) -> Result<()> {
+    device(d)?;
+    CURRENT_DEVICE.with(|c| c.set(d));
+    Ok(())
 }
-pub fn device_properties(_device: usize) -> Result<DeviceProperties> {
-    Err(not_compiled())
+pub fn device_properties(d: usize) -> Result<DeviceProperties> {
+    let dev = device(d)?;
+    let (major, minor) = dev
+        .ctx
+        .compute_capability()
+        .map_err(driver_err("reading properties"))?;
+    let sms = dev
+        .ctx
+        .attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )
+        .map_err(driver_err("reading properties"))?;
+    Ok(DeviceProperties {
+        name: dev
+            .ctx
+            .name()
+            .map_err(driver_err("reading the device name"))?,
+        major: major as u32,
+        minor: minor as u32,
+        total_memory: dev
+            .ctx
+            .total_mem()
+            .map_err(driver_err("reading the memory size"))?,
+        multi_processor_count: sms as u32,
+    })
 }
-/// Waits for every stream of the device.
-pub fn synchronize(_device: usize) -> Result<()> {
-    Err(not_compiled())
+pub fn synchronize(d: usize) -> Result<()> {
+    let dev = device(d)?;
+    with_context(&dev, || check(dev.ctx.synchronize(), "synchronize"))
 }
-pub fn manual_seed(_device: usize, _seed: u64) -> Result<()> {
-    Err(not_compiled())
+pub fn manual_seed(d: usize, seed: u64) -> Result<()> {
+    let dev = device(d)?;
+    dev.seed.store(seed, Ordering::Relaxed);
+    dev.rng_offset.store(0, Ordering::Relaxed);
+    Ok(())
 }
-pub fn initial_seed(_device: usize) -> Result<u64> {
-    Err(not_compiled())
+pub fn initial_seed(d: usize) -> Result<u64> {
+    Ok(device(d)?.seed.load(Ordering::Relaxed))
 }
-pub fn memory_stats(_device: usize) -> Result<MemoryStats> {
-    Err(not_compiled())
+pub fn memory_stats(d: usize) -> Result<MemoryStats> {
+    Ok(device(d)?.allocator.memory_stats())
 }
-pub fn reset_peak_memory_stats(_device: usize) -> Result<()> {
-    Err(not_compiled())
+pub fn reset_peak_memory_stats(d: usize) -> Result<()> {
+    device(d)?.allocator.reset_peak_stats();
+    Ok(())
 }
-/// Returns the allocator's cached, unused blocks to the driver.
 pub fn empty_cache() -> Result<()> {
-    Err(not_compiled())
+    for d in 0..count() {
+        let dev = device(d)?;
+        with_context(&dev, || {
+            dev.allocator.empty_cache();
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
-/// `(free, total)` bytes as the driver reports them.
-pub fn mem_get_info(_device: usize) -> Result<(usize, usize)> {
-    Err(not_compiled())
+pub fn mem_get_info(d: usize) -> Result<(usize, usize)> {
+    let dev = device(d)?;
+    with_context(&dev, || {
+        dev.ctx.mem_get_info().map_err(driver_err("cuMemGetInfo"))
+    })
 }
-/// A new stream; `priority` as PyTorch's (0 default, -1 high).
-pub fn stream_create(_device: usize, _priority: i32) -> Result<Handle> {
-    Err(not_compiled())
+pub fn stream_create(d: usize, priority: i32) -> Result<Handle> {
+    device(d)?.streams.create(priority)
 }
-pub fn current_stream(_device: usize) -> Result<Handle> {
-    Err(not_compiled())
+pub fn current_stream(d: usize) -> Result<Handle> {
+    Ok(device(d)?.streams.current_handle())
 }
-pub fn set_current_stream(_device: usize, _stream: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn set_current_stream(d: usize, s: Handle) -> Result<()> {
+    device(d)?.streams.set_current(s)
 }
-pub fn stream_synchronize(_device: usize, _stream: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn stream_synchronize(d: usize, s: Handle) -> Result<()> {
+    let dev = device(d)?;
+    let st = dev.streams.get(s)?;
+    with_context(&dev, || check(st.synchronize(), "stream synchronize"))
 }
-/// True when all work queued on the stream has finished.
-pub fn stream_query(_device: usize, _stream: Handle) -> Result<bool> {
-    Err(not_compiled())
+pub fn stream_query(d: usize, s: Handle) -> Result<bool> {
+    let dev = device(d)?;
+    let st = dev.streams.get(s)?;
+    with_context(&dev, || {
+        match unsafe { cudarc::driver::sys::cuStreamQuery(st.cu_stream()) } {
+            cudarc::driver::sys::CUresult::CUDA_SUCCESS => Ok(true),
+            cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            e => Err(Error::runtime(format!(
+                "CUDA error during stream query: {e:?}"
+            ))),
+        }
+    })
 }
-pub fn stream_wait_event(_device: usize, _stream: Handle, _event: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn stream_wait_event(d: usize, s: Handle, e: Handle) -> Result<()> {
+    let dev = device(d)?;
+    let (st, ev) = (dev.streams.get(s)?, dev.streams.event(e)?);
+    with_context(&dev, || check(st.wait(&ev), "stream wait_event"))
 }
-pub fn event_create(_device: usize, _enable_timing: bool) -> Result<Handle> {
-    Err(not_compiled())
+pub fn event_create(d: usize, enable_timing: bool) -> Result<Handle> {
+    let dev = device(d)?;
+    with_context(&dev, || dev.streams.event_create(enable_timing))
 }
-pub fn event_record(_device: usize, _event: Handle, _stream: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn event_record(d: usize, e: Handle, s: Handle) -> Result<()> {
+    let dev = device(d)?;
+    let (st, ev) = (dev.streams.get(s)?, dev.streams.event(e)?);
+    with_context(&dev, || check(ev.record(&st), "event record"))
 }
-pub fn event_synchronize(_device: usize, _event: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn event_synchronize(d: usize, e: Handle) -> Result<()> {
+    let dev = device(d)?;
+    let ev = dev.streams.event(e)?;
+    with_context(&dev, || check(ev.synchronize(), "event synchronize"))
 }
-pub fn event_query(_device: usize, _event: Handle) -> Result<bool> {
-    Err(not_compiled())
+pub fn event_query(d: usize, e: Handle) -> Result<bool> {
+    let dev = device(d)?;
+    let ev = dev.streams.event(e)?;
+    with_context(&dev, || {
+        ev.try_is_complete().map_err(driver_err("event query"))
+    })
 }
-/// Milliseconds between two recorded timing events.
-pub fn event_elapsed_ms(_device: usize, _start: Handle, _end: Handle) -> Result<f32> {
-    Err(not_compiled())
+pub fn event_elapsed_ms(d: usize, start: Handle, end: Handle) -> Result<f32> {
+    let dev = device(d)?;
+    let (a, b) = (dev.streams.event(start)?, dev.streams.event(end)?);
+    with_context(&dev, || {
+        a.elapsed_ms(&b).map_err(driver_err("event elapsed_time"))
+    })
 }
-pub fn event_destroy(_device: usize, _event: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn event_destroy(d: usize, e: Handle) -> Result<()> {
+    device(d)?.streams.event_destroy(e);
+    Ok(())
 }
-/// Marks the tensor's memory as used by `stream`: the allocator will not reuse it until
-/// the work queued there so far has finished.
-pub fn record_stream(_tensor: &crate::Tensor, _stream: Handle) -> Result<()> {
-    Err(not_compiled())
+pub fn record_stream(t: &crate::Tensor, s: Handle) -> Result<()> {
+    match t.storage().cuda_buffer() {
+        Some(buf) => {
+            buf.dev.allocator.record_stream(buf.ptr, s);
+            Ok(())
+        }
+        None => Err(Error::runtime("record_stream: expected a CUDA tensor")),
+    }
 }

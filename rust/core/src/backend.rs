@@ -1,0 +1,58 @@
+//! Per-op dispatch: which backend runs an op, from where its inputs live. PyTorch's rule: all
+//! tensors on one device, except that a 0-d CPU tensor may join a CUDA op as a scalar.
+
+use crate::{Device, Error, Result, Tensor};
+
+/// Where an op runs.
+pub enum Backend {
+    Cpu,
+    /// A GPU, with its state (context, streams, allocator, kernels).
+    #[cfg(feature = "cuda")]
+    Cuda(std::sync::Arc<crate::cuda::runtime::DeviceState>),
+}
+
+/// The backend for `op` over `inputs`, or PyTorch's error when they sit on different devices.
+#[inline]
+pub fn backend(op: &str, inputs: &[&Tensor]) -> Result<Backend> {
+    let target = inputs
+        .iter()
+        .map(|t| t.device())
+        .find(|d| *d != Device::Cpu)
+        .unwrap_or(Device::Cpu);
+    if target != Device::Cpu {
+        for t in inputs {
+            let d = t.device();
+            if d != target && !(d == Device::Cpu && t.ndim() == 0) {
+                return Err(Error::runtime(format!(
+                    "Expected all tensors to be on the same device, but found at least two \
+                     devices, {target} and {d}! (when checking arguments for {op})"
+                )));
+            }
+        }
+    }
+    on(target)
+}
+
+/// The backend of one device.
+pub fn on(dev: Device) -> Result<Backend> {
+    match dev {
+        Device::Cpu => Ok(Backend::Cpu),
+        #[cfg(feature = "cuda")]
+        Device::Cuda(i) => Ok(Backend::Cuda(crate::cuda::runtime::device(i)?)),
+        #[cfg(not(feature = "cuda"))]
+        Device::Cuda(_) => Err(crate::cuda::api::not_compiled()),
+    }
+}
+
+/// For ops that have no CUDA kernel yet: a clear error instead of touching device memory.
+#[inline]
+pub fn cpu_only(op: &str, inputs: &[&Tensor]) -> Result<()> {
+    match backend(op, inputs)? {
+        Backend::Cpu => Ok(()),
+        #[cfg(feature = "cuda")]
+        Backend::Cuda(d) => Err(Error::runtime(format!(
+            "{op}: not implemented for CUDA tensors yet (input on cuda:{}); move it with .cpu()",
+            d.index
+        ))),
+    }
+}
