@@ -44,6 +44,8 @@ fn check_live(live: &[super::super::Allocation]) {
 
 #[test]
 fn random_sequences_keep_every_invariant() {
+    // (retries, ooms, events): the runs must reach the OOM and record_stream paths.
+    let mut reached = (0, 0, 0);
     for seed in 1..=6u64 {
         let mut r = Rng(0x9e37_79b9_7f4a_7c15 ^ seed);
         let (a, dev) = setup(96 * MIB);
@@ -76,6 +78,10 @@ fn random_sequences_keep_every_invariant() {
         a.empty_cache();
         check(&a);
         assert_eq!((a.memory_allocated(), a.memory_reserved()), (0, 0));
+        let s = a.stats();
+        reached.0 += s.num_alloc_retries;
+        reached.1 += s.num_ooms;
+        reached.2 += dev.state().next_event;
         let f = dev.state();
         assert_eq!(
             (f.used, f.live.len(), f.events.len()),
@@ -83,4 +89,9 @@ fn random_sequences_keep_every_invariant() {
             "seed {seed}"
         );
     }
+    eprintln!("retries, ooms, events: {reached:?}");
+    assert!(
+        reached.0 > 0 && reached.1 > 0 && reached.2 > 0,
+        "{reached:?}"
+    );
 }
