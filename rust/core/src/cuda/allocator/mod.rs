@@ -70,8 +70,8 @@ impl<D: DeviceMemory> CachingAllocator<D> {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic elsewhere cannot leave the state half-updated in a way that matters more
-        // than refusing all later frees would, so a poisoned lock is taken over.
+        // Only an internal bug's panic can poison the lock; carrying on beats failing every
+        // later free, which would leak all device memory.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
