@@ -2,6 +2,7 @@
 //! plain Rust and strings, compiled and tested in every build; everything that talks to a
 //! driver (cudarc, loaded dynamically at first use) sits behind the `cuda` feature.
 
+pub mod allocator;
 pub mod api;
 pub mod kernels;
 #[cfg(feature = "cuda")]
