@@ -180,7 +180,7 @@ fn grads_of(outputs: &[Tensor], g: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Te
         .zip(given)
         .map(|(o, g)| match g {
             Some(g) => Ok(g),
-            None if o.numel() == 1 => Ok(Tensor::ones(o.shape(), o.dtype()).py()?),
+            None if o.numel() == 1 => Ok(Tensor::ones_like_tensor(o).py()?),
             None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
                 "grad can be implicitly created only for scalar outputs (got shape {:?})",
                 o.shape()

@@ -894,7 +894,7 @@ impl PyTensor {
                         self.t.shape()
                     )));
                 }
-                Tensor::ones(self.t.shape(), self.t.dtype()).py()?
+                Tensor::ones_like_tensor(&self.t).py()?
             }
         };
         let root = self.t.clone();

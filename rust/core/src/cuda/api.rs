@@ -21,6 +21,7 @@ pub struct DeviceProperties {
 /// `("allocated_bytes.all.current", 1024)`.
 pub type MemoryStats = Vec<(String, i64)>;
 
+#[cfg_attr(feature = "cuda", allow(dead_code))]
 pub(crate) fn not_compiled() -> Error {
     Error::runtime(
         "Torch not compiled with CUDA enabled (this ferrotorch build lacks the `cuda` feature)",

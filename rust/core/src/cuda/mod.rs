@@ -10,4 +10,6 @@ pub mod launch;
 #[cfg(feature = "cuda")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
+pub mod ops;
+#[cfg(feature = "cuda")]
 pub mod runtime;

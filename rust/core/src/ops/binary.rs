@@ -589,7 +589,11 @@ impl Tensor {
         self.apply_inplace(&name, &[o], |s| s.binary(op, o))
     }
 
+    /// Zeros of this shape and dtype on this tensor's device.
     pub fn zeros_like(&self) -> Result<Tensor> {
+        if self.device() != crate::Device::Cpu {
+            return Tensor::zeros(self.shape(), self.dtype())?.copy_to_device(self.device());
+        }
         Tensor::zeros(self.shape(), self.dtype())
     }
 }

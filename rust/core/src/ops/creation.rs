@@ -18,8 +18,14 @@ impl Tensor {
         Tensor::full(shape, Scalar::Int(1), dtype)
     }
 
+    /// Ones of `t`'s shape and dtype on `t`'s device (the implicit gradient of backward()).
     pub fn ones_like_tensor(t: &Tensor) -> Result<Tensor> {
-        Tensor::ones(t.shape(), t.dtype())
+        let ones = Tensor::ones(t.shape(), t.dtype())?;
+        if t.device() == crate::Device::Cpu {
+            Ok(ones)
+        } else {
+            ones.copy_to_device(t.device())
+        }
     }
 
     /// `arange(start, end, step)`; the length is ceil((end - start) / step), as in PyTorch.

@@ -1,0 +1,46 @@
+//! The CUDA forward of each op that has one. Each function takes tensors already known to be on
+//! `dev` (the dispatch in `crate::ops` decided so), allocates its output there, and enqueues its
+//! kernel on the current stream without waiting. The backward of every op stays in `crate::ops`,
+//! written in tensor ops, so it runs on the GPU through these same forwards.
+
+pub mod copy;
+
+use crate::cuda::runtime::DeviceState;
+use crate::layout::Layout;
+use crate::{DType, Error, Result, Storage, Tensor};
+use std::sync::Arc;
+
+/// A contiguous tensor on `dev` with unspecified contents.
+pub fn empty(dev: &Arc<DeviceState>, shape: &[usize], dtype: DType) -> Result<Tensor> {
+    let nbytes = crate::alloc_size::nbytes_for(shape, dtype.size())?;
+    Ok(Tensor::from_parts(
+        Storage::cuda_uninit(dev.index, nbytes)?,
+        Layout::contiguous(shape),
+        dtype,
+    ))
+}
+
+/// A contiguous zero-filled tensor on `dev` (a memset on the current stream).
+pub fn zeros(dev: &Arc<DeviceState>, shape: &[usize], dtype: DType) -> Result<Tensor> {
+    let t = empty(dev, shape, dtype)?;
+    let nbytes = t.numel() * dtype.size();
+    if nbytes > 0 {
+        let ptr = base(&t)?;
+        crate::cuda::runtime::with_context(dev, || {
+            let s = dev.streams.current()?;
+            crate::cuda::runtime::check(
+                unsafe { cudarc::driver::result::memset_d8_async(ptr, 0, nbytes, s.cu_stream()) },
+                "zero-filling a tensor",
+            )
+        })?;
+    }
+    Ok(t)
+}
+
+/// The device address of the storage's first byte (views add their offset in the kernel).
+pub fn base(t: &Tensor) -> Result<u64> {
+    t.storage()
+        .cuda_buffer()
+        .map(|b| b.ptr)
+        .ok_or_else(|| Error::runtime("internal: expected a CUDA tensor"))
+}
