@@ -158,7 +158,7 @@ def test_no_gpu_state() -> None:
     assert not torch.cuda.is_initialized()
     assert torch.cuda.memory_allocated() == 0
     assert torch.cuda.get_arch_list() == []
-    with pytest.raises(RuntimeError, match="CUDA"):
+    with pytest.raises(RuntimeError):
         torch.cuda.init()
     assert not torch.cuda.is_initialized()
     assert issubclass(torch.AcceleratorError, RuntimeError)
