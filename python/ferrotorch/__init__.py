@@ -83,7 +83,6 @@ from ._core import (  # noqa: E402  # noqa: E402
     can_cast,
     get_rng_state,
     initial_seed,
-    manual_seed,
     multinomial,
     normal,
     promote_types,
@@ -95,7 +94,6 @@ from ._core import (  # noqa: E402  # noqa: E402
     randn_like,
     randperm,
     result_type,
-    seed,
     set_rng_state,
 )
 
@@ -220,6 +218,21 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from .cuda import AcceleratorError  # noqa: E402
+
+
+def manual_seed(seed: Any) -> Generator:
+    """Seeds the default generator and every CUDA device's (queued until CUDA is initialized)."""
+    g = _core.manual_seed(seed)
+    cuda.manual_seed_all(seed)
+    return g
+
+
+def seed() -> int:
+    """Seeds the default generator (and every CUDA device's) nondeterministically; returns the seed."""
+    s = _core.seed()
+    cuda.manual_seed_all(s)
+    return s
 
 # Activations PyTorch also has as torch.* functions.
 from .nn._functional_activation import (  # noqa: E402

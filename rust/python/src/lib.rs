@@ -3,6 +3,7 @@
 mod autograd;
 mod convert;
 mod creation;
+mod cuda;
 mod device;
 mod dlpack;
 mod dtype;
@@ -50,5 +51,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     interop::register(m)?;
     dlpack::register(m)?;
     shared::register(m)?;
+    cuda::register(m)?;
     Ok(())
 }
