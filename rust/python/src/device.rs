@@ -68,3 +68,20 @@ pub fn extract_device(ob: &Bound<'_, PyAny>) -> PyResult<Device> {
     let s: String = ob.extract()?;
     Device::parse(&s).py()
 }
+
+/// Checks that tensors can be made on `d`. For a GPU this first runs
+/// `ferrotorch.cuda._lazy_init()` once (it preloads the NVRTC/cuBLAS wheels and runs queued
+/// seeds), so `device="cuda"` works without touching `ferrotorch.cuda` first.
+pub fn ensure_available(py: Python<'_>, d: Device) -> PyResult<()> {
+    if matches!(d, Device::Cuda(_)) {
+        static INIT: std::sync::Once = std::sync::Once::new();
+        let mut result = Ok(());
+        INIT.call_once(|| {
+            result = py
+                .import("ferrotorch.cuda")
+                .and_then(|m| m.getattr("_lazy_init")?.call0().map(|_| ()));
+        });
+        result?;
+    }
+    d.check_available().py()
+}

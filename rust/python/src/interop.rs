@@ -214,7 +214,10 @@ pub fn as_tensor(
 ) -> PyResult<PyTensor> {
     if let Some(d) = device {
         if !d.is_none() {
-            crate::device::extract_device(d)?.check_available().py()?;
+            {
+                let d = crate::device::extract_device(d)?;
+                crate::device::ensure_available(d.py(), d)?;
+            };
         }
     }
     let dt = match dtype {

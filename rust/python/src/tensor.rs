@@ -697,7 +697,7 @@ impl PyTensor {
             } else if a.is_none() {
             } else {
                 let d = crate::device::extract_device(&a)?;
-                d.check_available().py()?;
+                crate::device::ensure_available(slf.py(), d)?;
                 dev = Some(d);
             }
         }
@@ -761,7 +761,7 @@ impl PyTensor {
             },
             _ => ferrotorch::Device::Cuda(ferrotorch::cuda::api::current_device().unwrap_or(0)),
         };
-        dev.check_available().py()?;
+        crate::device::ensure_available(slf.py(), dev)?;
         if slf.t.device() == dev {
             let py = slf.py();
             return Ok(slf.into_pyobject(py)?.into_any().unbind());

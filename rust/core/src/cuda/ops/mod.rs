@@ -4,6 +4,7 @@
 //! written in tensor ops, so it runs on the GPU through these same forwards.
 
 pub mod copy;
+pub mod elementwise;
 
 use crate::cuda::runtime::DeviceState;
 use crate::layout::Layout;
