@@ -56,3 +56,32 @@ pub fn cpu_only(op: &str, inputs: &[&Tensor]) -> Result<()> {
         ))),
     }
 }
+
+/// The GPU an op runs on, or None for the host (the check every op with a CUDA forward does).
+#[cfg(feature = "cuda")]
+#[inline]
+pub fn cuda_of(
+    op: &str,
+    inputs: &[&Tensor],
+) -> Result<Option<std::sync::Arc<crate::cuda::runtime::DeviceState>>> {
+    match backend(op, inputs)? {
+        Backend::Cpu => Ok(None),
+        Backend::Cuda(d) => Ok(Some(d)),
+    }
+}
+
+/// `Some(result of $body)` when any input is on a GPU (`$d` bound to its state), else `None`
+/// for the host path. Without the `cuda` feature the body is not compiled and this is `None`.
+#[macro_export]
+macro_rules! cuda_forward {
+    ($op:expr, [$($t:expr),*], |$d:ident| $body:expr) => {{
+        #[cfg(feature = "cuda")]
+        let r = match $crate::backend::cuda_of($op, &[$($t),*])? {
+            Some($d) => Some($body),
+            None => None,
+        };
+        #[cfg(not(feature = "cuda"))]
+        let r: Option<$crate::Result<$crate::Tensor>> = None;
+        r
+    }};
+}

@@ -306,6 +306,12 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if op.int_to_float() && !common.is_float() {
         common = DType::F32;
     }
+    if let Some(out) = crate::cuda_forward!(name, [a, b], |d| {
+        let out_dt = if op.is_compare() { DType::Bool } else { common };
+        crate::cuda::ops::elementwise::binary(&d, op, a, b, &shape, common, out_dt)
+    }) {
+        return out;
+    }
     let cd = compute_dtype(common);
     let (a, b) = (in_dtype(a, cd)?, in_dtype(b, cd)?);
     // Row-pattern broadcasts read the small operand in place instead of copying it out.

@@ -91,6 +91,11 @@ fn gather_rows<S: Element, D: Element>(
 impl Tensor {
     /// A fresh contiguous copy with the given dtype, outside autograd.
     pub fn copy_as(&self, dtype: DType) -> Result<Tensor> {
+        if let Some(out) = crate::cuda_forward!("copy", [self], |d| {
+            crate::cuda::ops::copy::copy_as(&d, self, dtype)
+        }) {
+            return out;
+        }
         let out = Tensor::uninit(self.shape(), dtype)?;
         with_dtype!(self.dtype(), S => with_dtype!(dtype, D => {
             let dst = unsafe { out.contiguous_slice_mut::<D>() };

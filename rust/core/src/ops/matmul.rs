@@ -134,7 +134,10 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let mut shape = a.shape()[..nd - 2].to_vec();
     shape.extend([m, n]);
     let dt = a.dtype();
-    let out = if dt == DType::BF16 {
+    let gpu = crate::cuda_forward!("matmul", [a, b], |d| crate::cuda::ops::matmul::bmm(&d, a, b));
+    let out = if let Some(out) = gpu {
+        out?
+    } else if dt == DType::BF16 {
         // No bf16 gemm kernel: compute in f32.
         let (a32, b32) = (a.copy_as(DType::F32)?, b.copy_as(DType::F32)?);
         let o = Tensor::zeros(&shape, DType::F32).op("matmul")?;

@@ -319,6 +319,11 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
             dt.name()
         );
     }
+    if let Some(out) = crate::cuda_forward!(op.name(), [x], |d| {
+        crate::cuda::ops::elementwise::unary(&d, op, x)
+    }) {
+        return out;
+    }
     let out_dt = if dt.is_float() || op.keeps_int() {
         dt
     } else {

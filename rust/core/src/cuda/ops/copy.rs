@@ -19,7 +19,10 @@ pub fn copy_into(dev: &Arc<DeviceState>, src: &Tensor, dst: &Tensor) -> Result<(
     if n == 0 {
         return Ok(());
     }
-    let (sv, dv) = (Strided::of(src.layout(), "copy_")?, Strided::of(dst.layout(), "copy_")?);
+    let (sv, dv) = (
+        Strided::of(src.layout(), "copy_")?,
+        Strided::of(dst.layout(), "copy_")?,
+    );
     let stream = dev.streams.current()?;
     crate::cuda::runtime::with_context(dev, || {
         strided_copy(

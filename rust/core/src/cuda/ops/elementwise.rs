@@ -16,14 +16,33 @@ pub fn unary(dev: &Arc<DeviceState>, op: UnaryOp, x: &Tensor) -> Result<Tensor> 
     let view = Strided::of(x.layout(), op.name())?;
     let stream = dev.streams.current()?;
     with_context(dev, || {
-        lu::unary(dev.as_ref(), &stream, op, x.dtype(), base(x)?, &view, base(&out)?, x.numel())
+        lu::unary(
+            dev.as_ref(),
+            &stream,
+            op,
+            x.dtype(),
+            base(x)?,
+            &view,
+            base(&out)?,
+            x.numel(),
+        )
     })?;
     Ok(out)
 }
 
 /// `t` viewed over `shape` with stride 0 on broadcast dims, cast to `dt` first when needed.
-fn operand(dev: &Arc<DeviceState>, t: &Tensor, dt: DType, shape: &[usize], op: &str) -> Result<(Tensor, Strided)> {
-    let t = if t.dtype() == dt { t.clone() } else { copy_as(dev, t, dt)? };
+fn operand(
+    dev: &Arc<DeviceState>,
+    t: &Tensor,
+    dt: DType,
+    shape: &[usize],
+    op: &str,
+) -> Result<(Tensor, Strided)> {
+    let t = if t.dtype() == dt {
+        t.clone()
+    } else {
+        copy_as(dev, t, dt)?
+    };
     let strides = t.layout().broadcast_strides(op, shape)?;
     let view = Layout {
         shape: shape.to_vec(),
@@ -52,14 +71,42 @@ pub fn binary(
     with_context(dev, || {
         if host_scalar(b) || host_scalar(a) {
             // A 0-d host tensor rides along as a kernel argument.
-            let (dev_t, sc, first) = if host_scalar(b) { (a, b, false) } else { (b, a, true) };
+            let (dev_t, sc, first) = if host_scalar(b) {
+                (a, b, false)
+            } else {
+                (b, a, true)
+            };
             let (t, v) = operand(dev, dev_t, dt, shape, name)?;
             let s = sc.item()?;
-            return lb::binary_scalar(dev.as_ref(), &stream, op, dt, base(&t)?, &v, s, first, base(&out)?, out_dt, n);
+            return lb::binary_scalar(
+                dev.as_ref(),
+                &stream,
+                op,
+                dt,
+                base(&t)?,
+                &v,
+                s,
+                first,
+                base(&out)?,
+                out_dt,
+                n,
+            );
         }
         let (ta, va) = operand(dev, a, dt, shape, name)?;
         let (tb, vb) = operand(dev, b, dt, shape, name)?;
-        lb::binary(dev.as_ref(), &stream, op, dt, base(&ta)?, &va, base(&tb)?, &vb, base(&out)?, out_dt, n)
+        lb::binary(
+            dev.as_ref(),
+            &stream,
+            op,
+            dt,
+            base(&ta)?,
+            &va,
+            base(&tb)?,
+            &vb,
+            base(&out)?,
+            out_dt,
+            n,
+        )
     })?;
     Ok(out)
 }

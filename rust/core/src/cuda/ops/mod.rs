@@ -5,6 +5,7 @@
 
 pub mod copy;
 pub mod elementwise;
+pub mod matmul;
 
 use crate::cuda::runtime::DeviceState;
 use crate::layout::Layout;
