@@ -53,6 +53,11 @@ pub fn words_consumed(s: Sampler, dtype: DType, n: usize) -> u64 {
     (n as u64 * s.width(dtype)).div_ceil(4) * 4
 }
 
+/// Philox blocks a call evaluates: one thread each (the kernels loop over blocks).
+fn blocks(s: Sampler, dtype: DType, n: usize) -> usize {
+    (words_consumed(s, dtype, n) / 4) as usize
+}
+
 /// The kernel a sampler runs for `dtype` (uniform, normal and dropout need a floating dtype).
 pub fn kernel_name(s: Sampler, dtype: DType) -> Result<String> {
     let float_only = matches!(s, Sampler::Uniform | Sampler::Normal | Sampler::Dropout);
@@ -128,7 +133,7 @@ pub fn uniform(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::Uniform, dtype, n),
         [&dst, &n64, &low, &high, &seed, &offset]
     );
     Ok(())
@@ -167,7 +172,7 @@ pub fn normal(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::Normal, dtype, n),
         [&dst, &n64, &mean, &std, &seed, &offset]
     );
     Ok(())
@@ -202,7 +207,7 @@ pub fn bernoulli_scalar(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::BernoulliScalar, dtype, n),
         [&dst, &n64, &p, &seed, &offset]
     );
     Ok(())
@@ -234,7 +239,7 @@ pub fn bernoulli_tensor(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::BernoulliTensor, dtype, n),
         [&p, &dst, &n64, &seed, &offset]
     );
     Ok(())
@@ -280,7 +285,7 @@ pub fn dropout(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::Dropout, dtype, n),
         [&x, &dst, &mask_dst, &n64, &keep, &scale, &seed, &offset]
     );
     Ok(())
@@ -319,7 +324,7 @@ pub fn randint(
         stream,
         &RANDOM,
         name,
-        n,
+        blocks(Sampler::Randint, dtype, n),
         [&dst, &n64, &low, &span, &seed, &offset]
     );
     Ok(())

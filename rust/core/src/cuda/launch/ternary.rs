@@ -132,6 +132,16 @@ pub fn clamp(
             "clamp: \"clamp_cuda\" not implemented for 'Bool'",
         ));
     }
+    if !dtype.is_float()
+        && [min, max]
+            .iter()
+            .any(|b| matches!(b, Some(Scalar::Float(_))))
+    {
+        return Err(Error::type_error(format!(
+            "clamp: a float bound with a {} tensor computes in float32; cast it first",
+            dtype.name()
+        )));
+    }
     let name = kernel_name("clamp", dtype)?;
     check_view("clamp", "input", x_view, n)?;
     if n == 0 {
