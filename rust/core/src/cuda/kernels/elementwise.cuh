@@ -108,8 +108,13 @@ template <typename T> __device__ __forceinline__ T from_i64(i64 v) {
         return (T)v;
     }
 }
+template <typename A, typename B> struct Same { static const bool value = false; };
+template <typename A> struct Same<A, A> { static const bool value = true; };
+
 template <typename D, typename S> __device__ __forceinline__ D cast(S v) {
-    if constexpr (Kind<D>::value == 0 || Kind<S>::value == 0) {
+    if constexpr (Same<D, S>::value) {
+        return v;
+    } else if constexpr (Kind<D>::value == 0 || Kind<S>::value == 0) {
         return from_f64<D>(to_f64<S>(v));
     } else {
         return from_i64<D>(to_i64<S>(v));

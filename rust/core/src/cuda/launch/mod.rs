@@ -6,6 +6,15 @@ use cudarc::driver::{CudaFunction, CudaStream, DeviceRepr, LaunchConfig};
 
 pub use super::kernels::KernelModule;
 
+pub mod binary;
+pub mod copy;
+pub mod ew;
+pub mod fill;
+pub mod optim;
+pub mod random;
+pub mod ternary;
+pub mod unary;
+
 /// Where launchers get compiled kernels (the runtime: NVRTC once per device and arch, cached).
 pub trait Kernels {
     fn function(&self, module: &'static KernelModule, name: &str) -> Result<CudaFunction>;
