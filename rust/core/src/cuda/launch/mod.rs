@@ -90,3 +90,4 @@ pub fn launch_err(kernel: &str) -> impl Fn(cudarc::driver::DriverError) -> Error
 
 /// The stream type launchers enqueue on.
 pub type Stream = CudaStream;
+pub mod reduce;
