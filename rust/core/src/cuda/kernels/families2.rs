@@ -33,3 +33,70 @@ pub const REDUCE_STATS: KernelModule = KernelModule {
         ["reduce_arg"] x ["f32", "f64", "f16", "bf16", "i64", "i32", "i16", "i8", "u8", "bool"]
     ),
 };
+
+/// cumsum / cumprod along one dim.
+pub const SCAN: KernelModule = KernelModule {
+    name: "scan",
+    source: rowops!("scan.cu"),
+    functions: kernel_names!(
+        ["scan_cumsum", "scan_cumprod"]
+            x ["f32", "f64", "f16", "bf16", "i64", "i32", "i16", "i8", "u8", "bool"]
+    ),
+};
+
+/// softmax / log_softmax forward and backward over rows.
+pub const SOFTMAX: KernelModule = KernelModule {
+    name: "softmax",
+    source: rowops!("softmax.cu"),
+    functions: kernel_names!(
+        ["softmax_forward", "softmax_backward"] x ["f32", "f64", "f16", "bf16"]
+    ),
+};
+
+/// Layer norm over rows: forward, input gradient, weight and bias gradients.
+pub const LAYER_NORM: KernelModule = KernelModule {
+    name: "layer_norm",
+    source: rowops!("layer_norm.cu"),
+    functions: kernel_names!(
+        ["layer_norm_forward", "layer_norm_backward", "layer_norm_param_grad"]
+            x ["f32", "f64", "f16", "bf16"]
+    ),
+};
+
+/// nll_loss forward and backward.
+pub const LOSS: KernelModule = KernelModule {
+    name: "loss",
+    source: rowops!("loss.cu"),
+    functions: kernel_names!(
+        ["nll_loss_forward", "nll_loss_backward"] x ["f32", "f64", "f16", "bf16"]
+    ),
+};
+
+/// index_select, index_add, gather and scatter (set / add / mul / amax / amin).
+pub const INDEX: KernelModule = KernelModule {
+    name: "index",
+    source: rowops!("atomics.cuh", "index.cu"),
+    functions: kernel_names!(
+        ["index_select", "index_add", "gather", "scatter_set", "scatter_add", "scatter_mul",
+         "scatter_amax", "scatter_amin"]
+            x ["f32", "f64", "f16", "bf16", "i64", "i32", "i16", "i8", "u8", "bool"]
+    ),
+};
+
+/// im2col / col2im for convolution as GEMM.
+pub const CONV: KernelModule = KernelModule {
+    name: "conv",
+    source: rowops!("win2d.cuh", "conv.cu"),
+    functions: kernel_names!(["im2col", "col2im"] x ["f32", "f64", "f16", "bf16"]),
+};
+
+/// max_pool2d (with indices) and avg_pool2d, forward and backward.
+pub const POOL: KernelModule = KernelModule {
+    name: "pool",
+    source: rowops!("win2d.cuh", "pool.cu"),
+    functions: kernel_names!(
+        ["max_pool2d_forward"] x ["f32", "f64", "f16", "bf16", "i64", "i32", "i16", "i8", "u8"];
+        ["max_pool2d_backward", "avg_pool2d_forward", "avg_pool2d_backward"]
+            x ["f32", "f64", "f16", "bf16"]
+    ),
+};

@@ -23,8 +23,6 @@
 //       duplicates race as in PyTorch), add (scatter_add; bool "or"), mul (bool "and"),
 //       amax, amin (NaN wins). Atomic for every op but set.
 
-#define FT_ERR_INDEX 1
-
 __device__ __forceinline__ void ft_flag(int* err) {
     if (err) atomicOr(err, FT_ERR_INDEX);
 }

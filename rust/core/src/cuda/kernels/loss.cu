@@ -15,8 +15,6 @@
 // A target that is neither ignore_index nor in [0, c) is skipped and sets bit 1
 // (FT_ERR_INDEX) of *err (when err is not null): the caller checks the flag when it syncs.
 
-#define FT_ERR_INDEX 1
-
 template <typename T>
 __device__ void nll_forward(const T* logp, const i64* target, const T* weight, T* out,
                             T* total_weight, i64 n, i64 c, i64 ignore_index, int reduction,

@@ -34,6 +34,13 @@ pub use families2::*;
 pub const MODULES: &[&KernelModule] = &[
     &REDUCE,
     &REDUCE_STATS,
+    &SCAN,
+    &SOFTMAX,
+    &LAYER_NORM,
+    &LOSS,
+    &INDEX,
+    &CONV,
+    &POOL,
 ];
 
 /// The full program text NVRTC compiles for `m`.

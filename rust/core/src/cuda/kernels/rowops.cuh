@@ -1,5 +1,9 @@
-// ---- rowops.cuh: helpers shared by the reduction, softmax, norm and loss modules ----
-// (prepended to those modules' sources after common.cuh; see kernels/mod.rs).
+// ---- rowops.cuh: helpers of the reduce, scan, softmax, layer_norm, loss, index, conv and
+// pool modules (prepended to their sources after common.cuh; see kernels/families2.rs).
+
+// Bits of the device error flag (an int the caller zeroes, passes as `int* err`, and checks
+// when it syncs): an index was out of range (nothing was read or written out of bounds).
+#define FT_ERR_INDEX 1
 
 // Threads of the row kernels (one block per row): a power of two.
 #define FT_ROW_THREADS 256

@@ -25,10 +25,16 @@ pub enum ReduceOp {
     Min,
     ArgMax,
     ArgMin,
-    Var { correction: f64 },
-    Std { correction: f64 },
+    Var {
+        correction: f64,
+    },
+    Std {
+        correction: f64,
+    },
     /// `linalg.vector_norm`: p = 0 (count of nonzeros), 1, 2, inf, -inf or any other value.
-    Norm { p: f64 },
+    Norm {
+        p: f64,
+    },
     LogSumExp,
     Any,
     All,
@@ -83,8 +89,16 @@ pub(crate) fn reduce_kernel(
         }
         ReduceOp::Max => (&REDUCE, format!("reduce_max_{sfx}"), vec![src]),
         ReduceOp::Min => (&REDUCE, format!("reduce_min_{sfx}"), vec![src]),
-        ReduceOp::Any => (&REDUCE, format!("reduce_any_{sfx}"), vec![DType::Bool, DType::U8]),
-        ReduceOp::All => (&REDUCE, format!("reduce_all_{sfx}"), vec![DType::Bool, DType::U8]),
+        ReduceOp::Any => (
+            &REDUCE,
+            format!("reduce_any_{sfx}"),
+            vec![DType::Bool, DType::U8],
+        ),
+        ReduceOp::All => (
+            &REDUCE,
+            format!("reduce_all_{sfx}"),
+            vec![DType::Bool, DType::U8],
+        ),
         ReduceOp::CountNonzero => (
             &REDUCE,
             format!("reduce_count_nonzero_{sfx}"),
@@ -93,9 +107,16 @@ pub(crate) fn reduce_kernel(
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             (&REDUCE_STATS, format!("reduce_arg_{sfx}"), vec![DType::I64])
         }
-        ReduceOp::Var { .. } | ReduceOp::Std { .. } | ReduceOp::Norm { .. } | ReduceOp::LogSumExp => {
+        ReduceOp::Var { .. }
+        | ReduceOp::Std { .. }
+        | ReduceOp::Norm { .. }
+        | ReduceOp::LogSumExp => {
             float_only()?;
-            (&REDUCE_STATS, format!("reduce_{}_{sfx}", op.name()), vec![src])
+            (
+                &REDUCE_STATS,
+                format!("reduce_{}_{sfx}", op.name()),
+                vec![src],
+            )
         }
     })
 }
@@ -158,7 +179,11 @@ pub fn reduce(
         _ => 0.0,
     };
     if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
-        b.arg(&null).arg(&dst).arg(&n_out).arg(&n_inner).arg(&is_max);
+        b.arg(&null)
+            .arg(&dst)
+            .arg(&n_out)
+            .arg(&n_inner)
+            .arg(&is_max);
     } else {
         b.arg(&dst).arg(&n_out).arg(&n_inner).arg(&param);
     }
