@@ -46,7 +46,8 @@ pub fn layer_norm_forward(
     Ok(())
 }
 
-/// Gradients of `layer_norm_forward` from grad_y, x and the saved mean / rstd: grad_x
+/// Gradients of `layer_norm_forward` from grad_y, x and the saved mean / rstd (required,
+/// [rows]): grad_x
 /// (required), and grad_weight / grad_bias ([cols]; 0 = not needed) summed over rows in
 /// order by a second kernel (deterministic). `weight` is [cols] or 0 for none. All
 /// contiguous, pointers at element 0, dtype `dtype`.

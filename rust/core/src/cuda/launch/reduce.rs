@@ -5,6 +5,12 @@
 //! reduced dims (shape = their sizes, strides = the input's, offset 0). Output element `o`
 //! reduces the input elements at `strided_offset(outer, o) + strided_offset(inner, j)`,
 //! `j in 0..n_inner`. The output is contiguous with the pointer at element 0.
+//!
+//! Each output is reduced by one group of up to 256 threads (the tree combines in a fixed
+//! order: deterministic). A few outputs over very many elements (a full `sum()`) therefore
+//! use few threads: for speed the caller may reduce in two steps (view the elements as
+//! [B, n/B], reduce the last dim, then the first) for Sum, Prod, Max, Min, Any, All and
+//! CountNonzero (then Sum), and Mean as Sum divided by n.
 
 use super::{launch_err, suffix, Kernels, Stream, Strided};
 use crate::cuda::kernels::{KernelModule, REDUCE, REDUCE_STATS};
