@@ -134,7 +134,9 @@ fn bmm_nd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let mut shape = a.shape()[..nd - 2].to_vec();
     shape.extend([m, n]);
     let dt = a.dtype();
-    let gpu = crate::cuda_forward!("matmul", [a, b], |d| crate::cuda::ops::matmul::bmm(&d, a, b));
+    let gpu = crate::cuda_forward!("matmul", [a, b], |d| crate::cuda::ops::matmul::bmm(
+        &d, a, b
+    ));
     let out = if let Some(out) = gpu {
         out?
     } else if dt == DType::BF16 {

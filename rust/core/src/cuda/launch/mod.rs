@@ -99,3 +99,11 @@ pub fn launch_err(kernel: &str) -> impl Fn(cudarc::driver::DriverError) -> Error
 
 /// The stream type launchers enqueue on.
 pub type Stream = CudaStream;
+pub mod conv;
+pub mod index;
+pub mod loss;
+pub mod norm;
+pub mod pool;
+pub mod reduce;
+pub mod scan;
+pub mod softmax;

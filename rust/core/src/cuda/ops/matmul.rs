@@ -40,7 +40,11 @@ fn operand(dev: &Arc<DeviceState>, t: &Tensor) -> Result<(Tensor, MatRef)> {
         let st = t.strides();
         batch_stride(t).map(|bs| MatRef {
             ptr: 0,
-            row_stride: if rows == 1 { cols.max(1) as i64 } else { st[nd - 2] as i64 },
+            row_stride: if rows == 1 {
+                cols.max(1) as i64
+            } else {
+                st[nd - 2] as i64
+            },
             col_stride: if cols == 1 { 1 } else { st[nd - 1] as i64 },
             batch_stride: bs,
         })
