@@ -247,6 +247,12 @@ impl Tensor {
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
         let (out_dt, cd) = accum_dtypes(self.dtype());
+        if let Some(out) = crate::cuda_forward!("sum", [self], |d| {
+            use crate::cuda::launch::reduce::ReduceOp;
+            crate::cuda::ops::reduce::reduce(&d, self, &dims, keepdim, ReduceOp::Sum, out_dt)
+        }) {
+            return Ok(self.sum_record(out?, dims, keepdim));
+        }
         let src = self.to_dtype_raw(cd)?;
         let leading = !dims.is_empty()
             && dims.len() < self.ndim()
@@ -319,11 +325,22 @@ impl Tensor {
                 rd[0]
             );
         }
-        let rows = to_rows(self, &rd)?;
-        let out = self.reduce_out(&rows, keepdim, self.dtype())?;
-        with_dtype!(self.dtype(), T => {
-            per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
+        let gpu = crate::cuda_forward!(name, [self], |d| {
+            use crate::cuda::launch::reduce::ReduceOp;
+            let op = if is_max { ReduceOp::Max } else { ReduceOp::Min };
+            crate::cuda::ops::reduce::reduce(&d, self, &rd, keepdim, op, self.dtype())
         });
+        let out = match gpu {
+            Some(out) => out?,
+            None => {
+                let rows = to_rows(self, &rd)?;
+                let out = self.reduce_out(&rows, keepdim, self.dtype())?;
+                with_dtype!(self.dtype(), T => {
+                    per_row::<T, T>(&rows, unsafe { out.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
+                });
+                out
+            }
+        };
         let in_shape = self.shape().to_vec();
         let bw = if is_max {
             "AmaxBackward0"

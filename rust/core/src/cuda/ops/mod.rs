@@ -6,6 +6,7 @@
 pub mod copy;
 pub mod elementwise;
 pub mod matmul;
+pub mod reduce;
 
 use crate::cuda::runtime::DeviceState;
 use crate::layout::Layout;
