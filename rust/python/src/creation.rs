@@ -153,7 +153,7 @@ pub(crate) fn check_device(d: Option<&Bound<'_, PyAny>>) -> PyResult<Option<ferr
     match d {
         Some(d) if !d.is_none() => {
             let dev = crate::device::extract_device(d)?;
-            crate::device::ensure_available(slf.py(), dev)?;
+            crate::device::ensure_available(d.py(), dev)?;
             Ok(Some(dev))
         }
         _ => Ok(None),

@@ -214,10 +214,8 @@ pub fn as_tensor(
 ) -> PyResult<PyTensor> {
     if let Some(d) = device {
         if !d.is_none() {
-            {
-                let d = crate::device::extract_device(d)?;
-                crate::device::ensure_available(d.py(), d)?;
-            };
+            let dev = crate::device::extract_device(d)?;
+            crate::device::ensure_available(d.py(), dev)?;
         }
     }
     let dt = match dtype {

@@ -36,10 +36,8 @@ impl PyGenerator {
     #[pyo3(signature = (device=None))]
     fn new(device: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         if let Some(d) = device {
-            {
-                let d = crate::device::extract_device(d)?;
-                crate::device::ensure_available(d.py(), d)?;
-            };
+            let dev = crate::device::extract_device(d)?;
+            crate::device::ensure_available(d.py(), dev)?;
         }
         Ok(PyGenerator {
             g: Arc::new(Mutex::new(Generator::new(67_280_421_310_721))),
