@@ -44,19 +44,6 @@ pub fn on(dev: Device) -> Result<Backend> {
     }
 }
 
-/// For ops that have no CUDA kernel yet: a clear error instead of touching device memory.
-#[inline]
-pub fn cpu_only(op: &str, inputs: &[&Tensor]) -> Result<()> {
-    match backend(op, inputs)? {
-        Backend::Cpu => Ok(()),
-        #[cfg(feature = "cuda")]
-        Backend::Cuda(d) => Err(Error::runtime(format!(
-            "{op}: not implemented for CUDA tensors yet (input on cuda:{}); move it with .cpu()",
-            d.index
-        ))),
-    }
-}
-
 /// The GPU an op runs on, or None for the host (the check every op with a CUDA forward does).
 #[cfg(feature = "cuda")]
 #[inline]

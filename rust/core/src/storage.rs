@@ -427,8 +427,8 @@ impl Storage {
         Arc::strong_count(&self.0)
     }
 
-    /// Host kernels must never read device memory: an op without a CUDA path that was not
-    /// routed through `backend::cpu_only` stops here instead of faulting.
+    /// Host kernels must never read device memory: an op without a CUDA forward stops here
+    /// instead of faulting.
     #[inline(always)]
     fn assert_host(&self) {
         assert!(

@@ -597,8 +597,10 @@ impl Tensor {
 
     /// Zeros of this shape and dtype on this tensor's device.
     pub fn zeros_like(&self) -> Result<Tensor> {
-        if self.device() != crate::Device::Cpu {
-            return Tensor::zeros(self.shape(), self.dtype())?.copy_to_device(self.device());
+        if let Some(z) = crate::cuda_forward!("zeros_like", [self], |d| {
+            crate::cuda::ops::zeros(&d, self.shape(), self.dtype())
+        }) {
+            return z;
         }
         Tensor::zeros(self.shape(), self.dtype())
     }

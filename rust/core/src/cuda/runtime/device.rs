@@ -80,8 +80,8 @@ fn create(index: usize) -> Result<Arc<DeviceState>> {
     let (major, minor) = ctx
         .compute_capability()
         .map_err(driver_err("reading the compute capability"))?;
-    let streams = StreamRegistry::new(&ctx)?;
-    let memory = super::buffer::DriverMemory::new(ctx.clone(), streams.clone_handles());
+    let streams = StreamRegistry::new(&ctx);
+    let memory = super::buffer::DriverMemory::new(ctx.clone(), streams.clone());
     Ok(Arc::new(DeviceState {
         index,
         arch: arch_of(major, minor),

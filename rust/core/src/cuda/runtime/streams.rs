@@ -29,20 +29,16 @@ thread_local! {
 }
 
 impl StreamRegistry {
-    pub fn new(ctx: &Arc<CudaContext>) -> Result<StreamRegistry> {
+    pub fn new(ctx: &Arc<CudaContext>) -> StreamRegistry {
         let tables = Tables {
             streams: vec![ctx.default_stream()],
             next_event: 1,
             ..Default::default()
         };
-        Ok(StreamRegistry {
+        StreamRegistry {
             ctx: ctx.clone(),
             tables: Arc::new(Mutex::new(tables)),
-        })
-    }
-
-    pub fn clone_handles(&self) -> StreamRegistry {
-        self.clone()
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Tables> {
