@@ -13,7 +13,7 @@ outputs to lists of leaves and rebuild them with the same structure.
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 
 def _is_namedtuple(obj: Any) -> bool:
@@ -98,20 +98,38 @@ def _children(obj: Any, kind: type) -> Tuple[List[Any], Any]:
     return list(obj), None
 
 
+# The walkers below are module-level functions, not recursive closures: a recursive closure is
+# a reference cycle that would keep the leaves (tensors and their graphs) alive until gc runs.
+
+
+def _flatten_into(node: Any, leaves: List[Any]) -> TreeSpec:
+    kind = _node_kind(node)
+    if kind is None:
+        leaves.append(node)
+        return LeafSpec()
+    kids, context = _children(node, kind)
+    return TreeSpec(kind, context, [_flatten_into(k, leaves) for k in kids])
+
+
 def tree_flatten(tree: Any) -> Tuple[List[Any], TreeSpec]:
     """The leaves of ``tree`` in order, and its spec."""
     leaves: List[Any] = []
-
-    def walk(node: Any) -> TreeSpec:
-        kind = _node_kind(node)
-        if kind is None:
-            leaves.append(node)
-            return LeafSpec()
-        kids, context = _children(node, kind)
-        return TreeSpec(kind, context, [walk(k) for k in kids])
-
-    spec = walk(tree)
+    spec = _flatten_into(tree, leaves)
     return leaves, spec
+
+
+def _build(spec: TreeSpec, it: Iterator[Any]) -> Any:
+    if spec.is_leaf():
+        return next(it)
+    kids = [_build(c, it) for c in spec.children_specs]
+    if spec.type is defaultdict:
+        factory, keys = spec.context
+        return defaultdict(factory, zip(keys, kids))
+    if issubclass(spec.type, dict):
+        return spec.type(zip(spec.context, kids))
+    if _is_namedtuple_type(spec.type):
+        return spec.type(*kids)
+    return spec.type(kids)
 
 
 def tree_unflatten(leaves: List[Any], spec: TreeSpec) -> Any:
@@ -119,22 +137,7 @@ def tree_unflatten(leaves: List[Any], spec: TreeSpec) -> Any:
     leaves = list(leaves)
     if len(leaves) != spec.num_leaves:
         raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but the spec refers to a pytree that holds {spec.num_leaves} items ({spec}).")
-    it = iter(leaves)
-
-    def build(s: TreeSpec) -> Any:
-        if s.is_leaf():
-            return next(it)
-        kids = [build(c) for c in s.children_specs]
-        if s.type is defaultdict:
-            factory, keys = s.context
-            return defaultdict(factory, zip(keys, kids))
-        if issubclass(s.type, dict):
-            return s.type(zip(s.context, kids))
-        if _is_namedtuple_type(s.type):
-            return s.type(*kids)
-        return s.type(kids)
-
-    return build(spec)
+    return _build(spec, iter(leaves))
 
 
 def tree_leaves(tree: Any) -> List[Any]:
@@ -153,30 +156,30 @@ def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
     return tree_unflatten([fn(x) for x in leaves], spec)
 
 
+def _broadcast_into(p: Any, s: TreeSpec, out: List[Any]) -> bool:
+    kind = _node_kind(p)
+    if kind is None:
+        out.extend([p] * s.num_leaves)
+        return True
+    if s.is_leaf() or kind is not s.type:
+        return False
+    if issubclass(kind, dict):
+        keys = s.context[1] if kind is defaultdict else s.context
+        if set(p.keys()) != set(keys):
+            return False
+        return all(_broadcast_into(p[k], c, out) for k, c in zip(keys, s.children_specs))
+    kids = list(p)
+    if len(kids) != s.num_children:
+        return False
+    return all(_broadcast_into(k, c, out) for k, c in zip(kids, s.children_specs))
+
+
 def broadcast_prefix(prefix: Any, spec: TreeSpec) -> Optional[List[Any]]:
     """Expands ``prefix`` (a tree whose leaves stand for whole subtrees of ``spec``) to one
     value per leaf of ``spec``; None when ``prefix`` is not a prefix of ``spec``. Dicts are
     matched by key."""
     out: List[Any] = []
-
-    def walk(p: Any, s: TreeSpec) -> bool:
-        kind = _node_kind(p)
-        if kind is None:
-            out.extend([p] * s.num_leaves)
-            return True
-        if s.is_leaf() or kind is not s.type:
-            return False
-        kids, context = _children(p, kind)
-        if issubclass(kind, dict):
-            keys = s.context[1] if kind is defaultdict else s.context
-            if set(p.keys()) != set(keys):
-                return False
-            return all(walk(p[k], c) for k, c in zip(keys, s.children_specs))
-        if len(kids) != s.num_children:
-            return False
-        return all(walk(k, c) for k, c in zip(kids, s.children_specs))
-
-    return out if walk(prefix, spec) else None
+    return out if _broadcast_into(prefix, spec, out) else None
 
 
 def treespec_pprint(spec: TreeSpec) -> str:
