@@ -461,6 +461,28 @@ def test_results_require_grad_like_torch() -> None:
     assert flags(torch) == flags(pt)
 
 
+def test_nested_grad_keeps_levels_apart_like_torch() -> None:
+    """Perturbation confusion: the inner grad differentiates only its own argument."""
+
+    def run(lib: Any) -> Any:
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)
+        f = lambda t: (t * lib.func.grad(lambda y: (t * y).sum())(t)).sum()  # noqa: E731
+        g = lambda t: lib.func.grad(lambda y: (y * t.sum()).sum())(t.sin()).sum()  # noqa: E731
+        return lib.func.grad(f)(x), lib.func.grad(g)(x), lib.func.jacrev(lambda t: t)(x), lib.func.jvp(lambda t: t, (x,), (x,))
+
+    assert_same(run(torch), run(pt))
+
+
+def test_functional_call_updates_given_buffers_in_train_mode_like_torch() -> None:
+    def run(lib: Any) -> Any:
+        bn = lib.nn.BatchNorm1d(3)
+        state = {"running_mean": lib.zeros(3), "running_var": lib.ones(3), "num_batches_tracked": lib.tensor(0)}
+        out = lib.func.functional_call(bn, state, lib.tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 0.0]]))
+        return out, state, dict(bn.named_buffers())
+
+    assert_same(run(torch), run(pt))
+
+
 def test_gradient_flows_through_grad_result_to_outer_inputs() -> None:
     def run(lib: Any) -> Any:
         x = lib.tensor([0.3, -0.7, 1.1], dtype=lib.float64, requires_grad=True)
@@ -510,7 +532,8 @@ def test_functional_call_replaces_and_restores() -> None:
     x = torch.ones(2, 4, dtype=torch.float64)
     assert torch.func.functional_call(model, new, x).abs().sum().item() == 0.0
     assert torch.func.functional_call(model, ({"0.weight": new["0.weight"]}, {"0.bias": new["0.bias"]}), (x,)).shape == (2, 3)
-    assert torch.nn.utils.stateless.functional_call(model, new, args=(), kwargs={"input": x}).abs().sum().item() == 0.0
+    with pytest.warns(FutureWarning, match="stateless.functional_call` is deprecated as of PyTorch 2.0"):
+        assert torch.nn.utils.stateless.functional_call(model, new, args=(), kwargs={"input": x}).abs().sum().item() == 0.0
     after = dict(model.named_parameters())
     assert all(after[k] is before[k] for k in before)
     assert all(isinstance(p, torch.nn.Parameter) for p in model.parameters())

