@@ -184,6 +184,87 @@ def test_context_fn_wraps_forward_and_recomputation() -> None:
     assert x.grad.tolist() == [3.0, 3.0]
 
 
+def _ck(lib: Any) -> Any:
+    return lib.utils.checkpoint.checkpoint
+
+
+def _leaf(lib: Any) -> Any:
+    return lib.tensor([0.5, 2.0], dtype=lib.float64, requires_grad=True)
+
+
+def _identity(lib: Any) -> Any:
+    x = _leaf(lib)
+    _ck(lib)(lambda a: a, x, use_reentrant=False).sum().backward()
+    return x.grad
+
+
+def _constant_output(lib: Any) -> Any:
+    y = _ck(lib)(lambda a: lib.ones(2), _leaf(lib), use_reentrant=False)
+    return y, y.requires_grad
+
+
+def _integer_output(lib: Any) -> Any:
+    x = _leaf(lib)
+    y, i = _ck(lib)(lambda a: (a * 2, a.argmax()), x, use_reentrant=False)
+    y.sum().backward()
+    return x.grad, i, i.requires_grad
+
+
+def _mixed_dtypes(lib: Any) -> Any:
+    x = _leaf(lib)
+    y, z = _ck(lib)(lambda a: (a.float() * 2, a.exp() * 3), x, use_reentrant=False)
+    (y.sum() + z.sum()).backward()
+    return x.grad
+
+
+def _retain_graph(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = _ck(lib)(lambda a: a.sin(), x, use_reentrant=False)
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    return x.grad
+
+
+def _nested(lib: Any) -> Any:
+    x = _leaf(lib)
+    inner = lambda a: _ck(lib)(lambda b: b.sin() * 2, a, use_reentrant=False).exp()  # noqa: E731
+    _ck(lib)(inner, x, use_reentrant=False).sum().backward()
+    return x.grad
+
+
+def _non_leaf_input_and_output_reused(lib: Any) -> Any:
+    x = _leaf(lib)
+    h = x * 3
+    y = _ck(lib)(lambda a: a.tanh() * a, h, use_reentrant=False)
+    (y * h).sum().backward()
+    return x.grad
+
+
+EDGE_CASES = [_identity, _constant_output, _integer_output, _mixed_dtypes, _retain_graph, _nested, _non_leaf_input_and_output_reused]
+
+
+@pytest.mark.parametrize("case", EDGE_CASES, ids=lambda f: f.__name__.strip("_"))
+def test_edge_cases_match_torch(case: Any) -> None:
+    ours, theirs = case(torch), case(pt)
+    flat_o, flat_t = list(ours) if isinstance(ours, tuple) else [ours], list(theirs) if isinstance(theirs, tuple) else [theirs]
+    for a, b in zip(flat_o, flat_t):
+        if isinstance(b, pt.Tensor):
+            assert str(a.dtype) == str(b.dtype)
+            np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
+        else:
+            assert a == b
+
+
+def test_inputs_changed_in_place_before_backward_raise() -> None:
+    for lib in (torch, pt):
+        x = _leaf(lib)
+        h = x * 1
+        y = _ck(lib)(lambda a: a.sin(), h, use_reentrant=False)
+        h.add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation: \\[torch.DoubleTensor \\[2\\]\\]"):
+            y.sum().backward()
+
+
 # ---- checkpoint_sequential ----
 
 

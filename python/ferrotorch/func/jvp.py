@@ -67,14 +67,12 @@ def linearized_jvps(outputs: Sequence[Tensor], inputs: Sequence[Tensor]) -> Call
 def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> Any:
     """Runs ``func(*primals)`` and returns ``(output, jvp_out)`` where ``jvp_out`` is the
     directional derivative of the output along ``tangents`` (``(output, jvp_out, aux)`` with
-    ``has_aux``).
+    ``has_aux``). ``strict`` is accepted and, as in PyTorch, changes nothing.
 
     >>> import ferrotorch as torch
     >>> torch.func.jvp(torch.sin, (torch.tensor([0.0]),), (torch.tensor([2.0]),))
     (tensor([0.]), tensor([2.]))
     """
-    if strict:
-        raise RuntimeError("jvp(f, primals, tangents, strict=True): strict is not supported yet")
     flat_p, flat_t = _check_primals(primals, tangents)
     level = Level(_core.is_grad_enabled())
     with enable_grad():

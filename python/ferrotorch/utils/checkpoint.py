@@ -186,6 +186,18 @@ def _check_recomputed(saved: Sequence[Dict[str, Any]], recomputed: Sequence[Tens
         )
 
 
+def _check_versions(versions: Sequence[Tuple[Tensor, int]]) -> None:
+    """The arguments are rerun in backward: changed in place since the forward, they would
+    give wrong gradients, so this is autograd's saved-tensor error instead."""
+    for t, v in versions:
+        if t._version != v:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [torch.{t.type().split('.')[-1]} {list(t.shape)}] is at version {t._version}; "
+                f"expected version {v} instead."
+            )
+
+
 def _checkpoint_without_reentrant(
     function: Callable[..., Any],
     preserve_rng_state: bool,
@@ -215,6 +227,9 @@ def _checkpoint_without_reentrant(
     edges = [flat_in[i] for i in arg_positions] + closed_over
     detached = [o.detach() for o in out_tensors]
     saved_metadata = [_metadata(o) for o in out_tensors]
+    # Outputs the block's graph does not reach (constants, integer results) get no node.
+    nondiff = [not (o.requires_grad and o.dtype.is_floating_point) for o in out_tensors]
+    versions = [(x, x._version) for x in flat_in if isinstance(x, Tensor)]
     del copies, output, out_tensors
     if not edges:
         for i, d in zip(out_positions, detached):
@@ -225,6 +240,7 @@ def _checkpoint_without_reentrant(
         # Under create_graph (grad mode on in backward) the rerun hangs off the arguments
         # themselves, so the gradients it returns are differentiable with respect to them.
         higher = _core.is_grad_enabled()
+        _check_versions(versions)
         rerun = [x.view_as(x) if higher and isinstance(x, Tensor) and x.requires_grad else _detach_like(x) for x in flat_in]
         with rng.replay(), enable_grad(), recompute_ctx:
             a, k = tree_unflatten(rerun, in_spec)
@@ -244,7 +260,6 @@ def _checkpoint_without_reentrant(
                 allow_unused=True,
             )
 
-    nondiff = [not d.dtype.is_floating_point for d in detached]
     wrapped = _one_node("CheckpointFunctionBackward", edges, detached, recompute_backward, nondiff)
     for i, w in zip(out_positions, wrapped):
         flat_out[i] = w
