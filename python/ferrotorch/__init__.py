@@ -215,8 +215,18 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import (  # noqa: E402
+    autograd,
+    backends,
+    cuda,
+    func,  # noqa: E402
+    multiprocessing,
+    nn,
+    optim,
+    utils,
+)
 from .cuda import AcceleratorError  # noqa: E402
+from .func import vmap  # noqa: E402
 
 
 def manual_seed(seed: Any) -> Generator:
