@@ -21,6 +21,7 @@ mod random;
 mod serialize;
 mod shared;
 mod size;
+mod storage_views;
 mod tensor;
 
 use pyo3::prelude::*;
@@ -51,6 +52,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     interop::register(m)?;
     dlpack::register(m)?;
     shared::register(m)?;
+    storage_views::register(m)?;
     cuda::register(m)?;
     Ok(())
 }
