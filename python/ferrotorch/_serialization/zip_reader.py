@@ -28,9 +28,9 @@ class CheckpointZip:
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, struct.error) as e:
             raise self.corrupt(e) from None
         pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
+        if any(n.endswith("/constants.pkl") for n in names):
+            raise RuntimeError(f"load: {what} is a TorchScript archive (torch.jit.save); ferrotorch cannot load those")
         if not pickles:
-            if any(n.endswith("/constants.pkl") for n in names):
-                raise RuntimeError(f"load: {what} is a TorchScript archive (torch.jit.save); ferrotorch cannot load those")
             raise RuntimeError(f"load: {what} is a zip file but not a PyTorch checkpoint (it has no data.pkl record)")
         self.prefix = pickles[0][: -len("data.pkl")]
         self.byteorder = "little"

@@ -72,7 +72,7 @@ fn _storage_view(
                 "_storage_view: reinterpreting the dtype of a storage needs it on the CPU",
             ));
         }
-        if (storage.ptr() as usize) % item.min(8) != 0 {
+        if !(storage.ptr() as usize).is_multiple_of(item.min(8)) {
             return Err(PyRuntimeError::new_err(format!(
                 "_storage_view: storage address is not aligned for {dt:?}"
             )));
