@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import pickle
 import zipfile
 from collections import Counter, OrderedDict
 from typing import Any, Callable, Dict
@@ -89,9 +90,9 @@ CASES: Dict[str, Callable[[Any], Any]] = {
 }
 
 
-def pt_saved(obj: Any, tmp_path: Any, name: str = "pt.pt") -> Any:
+def pt_saved(obj: Any, tmp_path: Any, name: str = "pt.pt", **save_args: Any) -> Any:
     path = tmp_path / name
-    pt.save(obj, path)
+    pt.save(obj, path, **save_args)
     return path
 
 
@@ -289,8 +290,7 @@ def test_map_location_to_cpu(how: str, tmp_path: Any) -> None:
     assert all(t.device.type == "cpu" for t in (loaded["m"], loaded["t"]))
 
 
-@pytest.fixture
-def cuda_tagged_file(tmp_path: Any) -> Any:
+def _cuda_tagged(tmp_path: Any, name: str = "cuda.pt", **save_args: Any) -> Any:
     """A PyTorch checkpoint whose storages are tagged as saved on cuda:0 (as on a GPU machine)."""
     from torch import serialization as pts
 
@@ -298,9 +298,14 @@ def cuda_tagged_file(tmp_path: Any) -> Any:
     pts._package_registry.insert(0, (-1, tagger, lambda storage, location: None))
     try:
         w = pt.arange(4.0)
-        path = pt_saved({"w": w, "v": w[1:]}, tmp_path, "cuda.pt")
+        return pt_saved({"w": w, "v": w[1:]}, tmp_path, name, **save_args)
     finally:
         pts._package_registry.pop(0)
+
+
+@pytest.fixture
+def cuda_tagged_file(tmp_path: Any) -> Any:
+    path = _cuda_tagged(tmp_path)
     assert b"cuda:0" in zipfile.ZipFile(path).read("cuda/data.pkl")
     return path
 
@@ -410,13 +415,42 @@ def test_unsupported_dtype_is_a_clear_error(tmp_path: Any) -> None:
         torch.load(path)
 
 
-def test_legacy_format_is_a_clear_error(tmp_path: Any) -> None:
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("case", ["views", "params", "containers", "dtype_bfloat16", "dtype_bool"])
+def test_legacy_format_from_pytorch(case: str, weights_only: bool, tmp_path: Any) -> None:
     path = tmp_path / "legacy.pt"
-    pt.save({"x": pt.ones(2)}, path, _use_new_zipfile_serialization=False)
-    with pytest.raises(RuntimeError, match=r"legacy \(pre-1\.6, non-zip\) checkpoint format"):
-        torch.load(path)
+    pt.save(CASES[case](pt), path, _use_new_zipfile_serialization=False)
+    loaded = torch.load(path, weights_only=weights_only)
+    theirs = pt.load(path, weights_only=weights_only)
+    same_structure(loaded, theirs)
+    same_sharing(loaded, theirs)
+
+
+def test_legacy_format_saved_on_cuda_and_refused_save(tmp_path: Any) -> None:
     with pytest.raises(RuntimeError, match="_use_new_zipfile_serialization=False is not supported"):
         torch.save({"x": torch.ones(2)}, tmp_path / "x.pt", _use_new_zipfile_serialization=False)
+    path = _cuda_tagged(tmp_path, "legacy.pt", _use_new_zipfile_serialization=False)
+    loaded = torch.load(path, map_location="cpu")
+    assert loaded["v"].tolist() == [1.0, 2.0, 3.0] and loaded["v"].storage_offset() == 1
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match=r"torch\.cuda\.is_available\(\) is False"):
+            torch.load(path)
+
+
+def test_whole_module_pickles_both_ways(tmp_path: Any) -> None:
+    pt.manual_seed(0)
+    theirs = pt.nn.Sequential(pt.nn.Linear(3, 4), pt.nn.ReLU(), pt.nn.LayerNorm(4))
+    pt.save(theirs, tmp_path / "pt_model.pt")
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.container.Sequential"):
+        torch.load(tmp_path / "pt_model.pt")
+    ours = torch.load(tmp_path / "pt_model.pt", weights_only=False)
+    assert type(ours) is torch.nn.Sequential and type(ours[2]) is torch.nn.LayerNorm
+    x = pt.linspace(-1, 1, 6).view(2, 3)
+    np.testing.assert_allclose(ours(to_ft(x)).detach().numpy(), theirs(x).detach().numpy(), rtol=1e-6, atol=1e-6)
+    torch.save(ours, tmp_path / "ft_model.pt")
+    back = pt.load(tmp_path / "ft_model.pt", weights_only=False)
+    assert type(back) is pt.nn.Sequential
+    np.testing.assert_allclose(back(x).detach().numpy(), theirs(x).detach().numpy(), rtol=1e-6, atol=1e-6)
 
 
 def test_pickle_protocols(tmp_path: Any) -> None:

@@ -27,6 +27,7 @@ import warnings
 from typing import Any, BinaryIO, Callable, List, Optional, Union
 
 from ._serialization import safetensors_format
+from ._serialization.legacy_checkpoint import load_legacy
 from ._serialization.unpicklers import (
     SafeGlobal,
     _fix_py2_names,
@@ -166,6 +167,14 @@ def _weights_only_message(message: str) -> str:
     return f"Weights only load failed. {UNSAFE_MESSAGE}\n WeightsUnpickler error: {message}"
 
 
+def _is_tar(fh: Any) -> bool:
+    start = fh.tell()
+    fh.seek(start + 257)
+    magic = fh.read(5)
+    fh.seek(start)
+    return magic == b"ustar"
+
+
 def _open_for_reading(f: Any) -> tuple:
     """(seekable binary file, name for messages, whether we opened it)."""
     if isinstance(f, (str, os.PathLike)):
@@ -227,10 +236,14 @@ def load(
                 return safetensors_format.load_file(what)
             return safetensors_format.load(fh.read(), what)
         if head[:1] == b"\x80":
-            raise RuntimeError(
-                f"load: {what} is in PyTorch's legacy (pre-1.6, non-zip) checkpoint format, which ferrotorch "
-                "cannot read; load it in PyTorch and save it again with torch.save to get a zip checkpoint"
-            )
+            try:
+                return load_legacy(fh, what, map_location, weights_only, pickle_module, pickle_load_args)
+            except pickle.UnpicklingError as e:
+                if weights_only:
+                    raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
+                raise
+        if _is_tar(fh):
+            raise RuntimeError(f"load: {what} is in PyTorch's oldest (.tar) checkpoint format, which ferrotorch cannot read")
         raise RuntimeError(f"load: {what} is not a PyTorch checkpoint (zip) or a safetensors file (it is truncated or of another format)")
     finally:
         if opened:

@@ -16,6 +16,8 @@ from . import torch_names as names
 Tensor = _core.Tensor
 UnpicklingError = pickle.UnpicklingError
 SafeGlobal = Union[Callable[..., Any], Tuple[Callable[..., Any], str]]
+# (key, dtype, numel, location) -> the storage a persistent id names
+RecordLoader = Callable[[str, Any, int, str], Any]
 
 # Modules refused even when the user allowlists something from them.
 BLOCKED_MODULES = ("sys", "os", "posix", "nt")
@@ -87,19 +89,26 @@ def _display_name(full: str) -> str:
 
 
 class StorageLoader:
-    """``persistent_load`` for ``('storage', storage_type, key, location, numel)`` ids."""
+    """``persistent_load`` for ``('storage', storage_type, key, location, numel)`` ids (legacy
+    files add a sixth entry, and name module classes as ``('module', cls, ...)``)."""
 
-    def __init__(self, load_record: Callable[[str, Any, int, str], Any]) -> None:
+    def __init__(self, load_record: RecordLoader, allow_modules: bool = False) -> None:
         self._load_record = load_record
+        self._allow_modules = allow_modules
 
     def __call__(self, pid: Any) -> Any:
-        if not isinstance(pid, tuple) or len(pid) != 5:
-            raise UnpicklingError(f"persistent_load id must be a 5-tuple ('storage', type, key, location, numel), but got {pid!r}")
-        kind, storage_type, key, location, numel = pid
-        if isinstance(kind, bytes):
-            kind = kind.decode("ascii", "replace")
+        if not isinstance(pid, tuple) or not pid:
+            raise UnpicklingError(f"persistent_load id must be a tuple ('storage', type, key, location, numel), but got {pid!r}")
+        kind = pid[0].decode("ascii", "replace") if isinstance(pid[0], bytes) else pid[0]
+        if kind == "module" and self._allow_modules and len(pid) == 4:
+            return pid[1]
         if kind != "storage":
             raise UnpicklingError(f"Only persistent_load of storage is allowed, but got {kind!r}")
+        if len(pid) == 6 and pid[5] is not None:
+            raise RuntimeError("load: the checkpoint holds storage views (PyTorch < 0.4), which ferrotorch does not support")
+        if len(pid) not in (5, 6):
+            raise UnpicklingError(f"persistent_load: malformed storage id {pid!r}")
+        storage_type, key, location, numel = pid[1:5]
         if not isinstance(storage_type, names.StorageType):
             raise UnpicklingError(f"persistent_load: {storage_type!r} is not a storage type")
         if isinstance(location, bytes):
@@ -114,9 +123,9 @@ class WeightsOnlyUnpickler(pickle._Unpickler):  # type: ignore[name-defined]
 
     dispatch = dict(pickle._Unpickler.dispatch)  # type: ignore[attr-defined]
 
-    def __init__(self, file: Any, persistent_load: StorageLoader, encoding: str = "utf-8") -> None:
+    def __init__(self, file: Any, load_record: RecordLoader, encoding: str = "utf-8") -> None:
         super().__init__(file, encoding=encoding)
-        self._storage_loader = persistent_load
+        self._storage_loader = StorageLoader(load_record)
         self._user = user_allowed_globals()
         allowed = list(names.allowed_torch_globals().values()) + list(self._user.values())
         self._allowed_ids = {id(v) for v in allowed}
@@ -268,9 +277,9 @@ class _TorchNamesMixin:
         return super().find_class(module, name)  # type: ignore[misc]
 
 
-def full_unpickler(pickle_module: Any, file: Any, persistent_load: StorageLoader, **load_args: Any) -> Any:
+def full_unpickler(pickle_module: Any, file: Any, load_record: RecordLoader, **load_args: Any) -> Any:
     """An unrestricted unpickler from ``pickle_module`` (``weights_only=False``)."""
     cls = type("FullUnpickler", (_TorchNamesMixin, pickle_module.Unpickler), {})
     unpickler = cls(file, **load_args)
-    unpickler.persistent_load = persistent_load
+    unpickler.persistent_load = StorageLoader(load_record, allow_modules=True)
     return unpickler

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO, Callable, Dict, List, Optional, Tuple
 from .. import _core
 from . import rebuild
 from .pickler import StorageTable, TorchPickler
-from .unpicklers import StorageLoader, WeightsOnlyUnpickler, full_unpickler
+from .unpicklers import WeightsOnlyUnpickler, full_unpickler
 from .zip_reader import CheckpointZip, byteswap, normalize_bools
 from .zip_writer import ZipRecordWriter
 
@@ -81,7 +81,7 @@ def load_zip(
     load_args: Dict[str, Any],
 ) -> Any:
     """Unpickles ``data.pkl``, reading each storage record the first time a tensor needs it."""
-    loader = StorageLoader(_record_loader(archive, map_location))
+    loader = _record_loader(archive, map_location)
     data = io.BytesIO(archive.read_record("data.pkl"))
     if weights_only:
         unpickler: Any = WeightsOnlyUnpickler(data, loader, encoding=load_args.get("encoding", "utf-8"))
