@@ -437,6 +437,18 @@ def test_legacy_format_saved_on_cuda_and_refused_save(tmp_path: Any) -> None:
             torch.load(path)
 
 
+def test_mmap_and_globals_scan_need_zip_checkpoints(tmp_path: Any) -> None:
+    path = tmp_path / "legacy.pt"
+    pt.save({"x": pt.ones(2)}, path, _use_new_zipfile_serialization=False)
+    for lib in (pt, torch):
+        with pytest.raises(RuntimeError, match="mmap can only be used with files saved"):
+            lib.load(path, mmap=True)
+        with pytest.raises(ValueError, match="Expected input to be a checkpoint returned by torch.save"):
+            lib.serialization.get_unsafe_globals_in_checkpoint(path)
+    torch.save({"x": torch.ones(2)}, tmp_path / "x.safetensors")
+    assert torch.load(tmp_path / "x.safetensors", mmap=True)["x"].tolist() == [1.0, 1.0]
+
+
 def test_whole_module_pickles_both_ways(tmp_path: Any) -> None:
     pt.manual_seed(0)
     theirs = pt.nn.Sequential(pt.nn.Linear(3, 4), pt.nn.ReLU(), pt.nn.LayerNorm(4))
@@ -480,3 +492,11 @@ def test_weights_only_false_maps_torch_globals(tmp_path: Any) -> None:
     loaded = torch.load(pt_saved(obj, tmp_path), weights_only=False)
     assert loaded["dtype"] is torch.float64 and loaded["fn"] is math.sqrt and type(loaded["size"]) is torch.Size
     assert to_pt(loaded["x"]).tolist() == [1.0, 1.0]
+
+
+def test_strided_layout_both_ways(tmp_path: Any) -> None:
+    assert torch.load(pt_saved({"layout": pt.strided}, tmp_path))["layout"] is torch.strided
+    torch.save({"layout": torch.strided}, tmp_path / "ft.pt")
+    assert pt.load(tmp_path / "ft.pt")["layout"] is pt.strided
+    with pytest.raises(RuntimeError, match="does not support tensors with layout torch.sparse_coo"):
+        torch.load(pt_saved({"layout": pt.sparse_coo}, tmp_path))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import tempfile
+import secrets
 import warnings
 from typing import Any, BinaryIO, Callable, List, Optional, Union
 
@@ -77,19 +77,34 @@ def _archive_name(path: str) -> str:
     return stem or "archive"
 
 
+def _fsync_directory(directory: str) -> None:
+    """Persists a rename (best effort: some filesystems cannot fsync a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
     """Writes through a temporary file that is fsynced and renamed over ``path``: an
     interrupted save never leaves a half-written file in place of a good one."""
     directory = os.path.dirname(os.path.abspath(path))
-    tmp = None
+    tmp: Optional[str] = os.path.join(directory, f".{os.path.basename(path)}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "wb") as fh:
+        # os.open with 0o666 leaves the permissions to the umask, as for any new file.
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as fh:  # type: ignore[arg-type]
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, path)  # type: ignore[arg-type]
         tmp = None
+        _fsync_directory(directory)
     except OSError as e:
         raise RuntimeError(f"save: cannot write {path}: {e}") from None
     finally:
@@ -229,12 +244,12 @@ def load(
                 if weights_only:
                     raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
                 raise
-        if mmap:
-            raise RuntimeError(f"mmap can only be used with files saved in the zip format (torch.save since PyTorch 1.6); {what} is not one")
         if safetensors_format.looks_like_safetensors(head):
             if is_path:
                 return safetensors_format.load_file(what)
             return safetensors_format.load(fh.read(), what)
+        if mmap:
+            raise RuntimeError(f"mmap can only be used with files saved in the zip format (torch.save since PyTorch 1.6); {what} is not one")
         if head[:1] == b"\x80":
             try:
                 return load_legacy(fh, what, map_location, weights_only, pickle_module, pickle_load_args)
@@ -254,6 +269,11 @@ def get_unsafe_globals_in_checkpoint(f: FileLike) -> List[str]:
     """The globals in a checkpoint's pickle that ``weights_only`` loading would refuse (nothing is run)."""
     fh, what, opened = _open_for_reading(f)
     try:
+        start = fh.tell()
+        is_zip = fh.read(4) == _ZIP_MAGIC
+        fh.seek(start)
+        if not is_zip:
+            raise ValueError("Expected input to be a checkpoint returned by torch.save")
         data = CheckpointZip(fh, what).read_record("data.pkl")
     finally:
         if opened:

@@ -54,6 +54,12 @@ class StorageTable:
         return saved
 
 
+def _strided() -> Any:
+    import ferrotorch
+
+    return ferrotorch.strided
+
+
 def _python_state(t: Tensor) -> Optional[Dict[str, Any]]:
     state = getattr(t, "__dict__", None)
     return dict(state) if state else None
@@ -76,6 +82,8 @@ class TorchPickler(pickle._Pickler):  # type: ignore[name-defined]
             return self._reduce_tensor(obj)
         if isinstance(obj, (names.TorchGlobal, _core.dtype)):
             return names.torch_name_of(obj).name  # type: ignore[union-attr]
+        if obj is _strided():
+            return (names.GET_LAYOUT, ("torch.strided",))
         if isinstance(obj, _core.device):
             return (names.TORCH_DEVICE, (obj.type,) if obj.index is None else (obj.type, obj.index))
         return NotImplemented

@@ -59,8 +59,7 @@ class LoadedStorage:
         """The whole record as a 1-D tensor of ``dtype`` on this storage's device (made once)."""
         flat = self._typed.get(dtype)
         if flat is None:
-            item = _core.empty(0, dtype=dtype).element_size()
-            n = self.nbytes() // item
+            n = self.nbytes() // dtype.itemsize
             flat = _core._storage_view(self._raw, [n], [1], 0, dtype)
             if self.device.type != "cpu":
                 _check_device_available(self.device)

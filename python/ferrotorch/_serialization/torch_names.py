@@ -70,6 +70,7 @@ REBUILD_PARAMETER = TorchGlobal("torch._utils", "_rebuild_parameter")
 REBUILD_PARAMETER_WITH_STATE = TorchGlobal("torch._utils", "_rebuild_parameter_with_state")
 REBUILD_FROM_TYPE_V2 = TorchGlobal("torch._tensor", "_rebuild_from_type_v2")
 TORCH_DEVICE = TorchGlobal("torch", "device")
+GET_LAYOUT = TorchGlobal("torch.serialization", "_get_layout")
 
 
 class StorageType:

@@ -184,9 +184,9 @@ class WeightsOnlyUnpickler(pickle._Unpickler):  # type: ignore[name-defined]
         inst = self.stack[-1]
         if isinstance(inst, Tensor):
             rebuild._set_state(inst, state)
-        elif type(inst) is OrderedDict:
+        elif type(inst) in (OrderedDict, Counter):
             if not isinstance(state, dict):
-                raise UnpicklingError(f"BUILD state for an OrderedDict must be a dict, not {type(state).__name__}")
+                raise UnpicklingError(f"BUILD state for an {type(inst).__name__} must be a dict, not {type(state).__name__}")
             inst.__dict__.update(state)
         elif self._allowed(type(inst)) and type(inst) in self._user.values():
             setstate = getattr(inst, "__setstate__", None)
