@@ -141,3 +141,15 @@ def test_missing_file(tmp_path):
         torch.load(tmp_path / "nope")
     with pytest.raises(FileNotFoundError, match="nope"):
         torch.load(tmp_path / "nope.safetensors")
+
+
+def test_older_ferrotorch_files_load_whatever_their_name(tmp_path):
+    from ferrotorch._serialization import safetensors_format
+
+    path = tmp_path / "old_checkpoint.pt"
+    safetensors_format.save({"w": torch.arange(3), "meta": {"epoch": 2}}, path)
+    assert path.read_bytes()[8:9] == b"{"
+    back = torch.load(path)
+    assert back["w"].tolist() == [0, 1, 2] and back["meta"] == {"epoch": 2}
+    with open(path, "rb") as fh:
+        assert torch.load(fh)["meta"]["epoch"] == 2
