@@ -148,7 +148,7 @@ fn float_sampler(op: &str, t: &Tensor) -> Result<()> {
         bail!(
             NotImplemented,
             "\"{op}\" not implemented for '{}'",
-            t.dtype().name()
+            t.dtype().scalar_type_name()
         );
     }
     Ok(())
@@ -207,8 +207,8 @@ impl Tensor {
             bail!(
                 Runtime,
                 "_standard_gamma_grad: Found dtype {} but expected {}",
-                x.dtype().name(),
-                self.dtype().name()
+                x.dtype().scalar_type_name(),
+                self.dtype().scalar_type_name()
             );
         }
         let shape = broadcast_shapes("_standard_gamma_grad", self.shape(), x.shape())?;
@@ -262,7 +262,7 @@ impl Tensor {
                 bail!(
                     Value,
                     "binomial only supports floating-point dtypes for {what}, got: {}",
-                    t.dtype().name()
+                    t.dtype().scalar_type_name()
                 );
             }
         }
@@ -271,8 +271,8 @@ impl Tensor {
             bail!(
                 Runtime,
                 "binomial: Found dtype {} but expected {}",
-                prob.dtype().name(),
-                self.dtype().name()
+                prob.dtype().scalar_type_name(),
+                self.dtype().scalar_type_name()
             );
         }
         let shape = broadcast_shapes("binomial", self.shape(), prob.shape())?;

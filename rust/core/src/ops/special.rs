@@ -267,6 +267,12 @@ impl Tensor {
         if p < 1 {
             bail!(Runtime, "p has to be greater than or equal to 1");
         }
+        if self.dtype() == DType::Bool {
+            bail!(
+                Runtime,
+                "mvlgamma: The input tensor may not be a boolean tensor."
+            );
+        }
         let dt = float_result(self.dtype());
         let x = self.to_dtype(dt)?;
         let halves: Vec<f64> = (0..p).map(|i| -0.5 * i as f64).collect();

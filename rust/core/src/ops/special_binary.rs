@@ -85,7 +85,7 @@ pub fn special_binary_forward(op: SpecialBinaryOp, a: &Tensor, b: &Tensor) -> Re
             bail!(
                 NotImplemented,
                 "\"{name}_cpu\" not implemented for '{}'",
-                common.name()
+                common.scalar_type_name()
             );
         }
         common = DType::F32;

@@ -36,8 +36,9 @@ pub fn zeta(s: f64, q: f64) -> f64 {
     if s.is_nan() || q.is_nan() {
         return f64::NAN;
     }
+    // PyTorch's series meets 0 * inf at q = inf: NaN, not the limit 0.
     if q == f64::INFINITY {
-        return 0.0;
+        return f64::NAN;
     }
     // Direct terms until q + n is large enough for the Euler-Maclaurin tail (the tail's
     // series needs a > (s + 24) / (2 pi)), stopping early once the terms no longer matter.
