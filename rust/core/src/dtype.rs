@@ -77,6 +77,22 @@ impl DType {
         }
     }
 
+    /// PyTorch's ScalarType name, as its kernel errors print it (`not implemented for 'Long'`).
+    pub fn scalar_type_name(self) -> &'static str {
+        match self {
+            DType::F32 => "Float",
+            DType::F64 => "Double",
+            DType::F16 => "Half",
+            DType::BF16 => "BFloat16",
+            DType::I64 => "Long",
+            DType::I32 => "Int",
+            DType::I16 => "Short",
+            DType::I8 => "Char",
+            DType::U8 => "Byte",
+            DType::Bool => "Bool",
+        }
+    }
+
     /// The legacy type name PyTorch prints in autograd errors (`torch.FloatTensor`).
     pub fn legacy_name(self) -> &'static str {
         match self {
