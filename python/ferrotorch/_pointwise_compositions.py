@@ -32,7 +32,9 @@ def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 def logit(input: Tensor, eps: Optional[float] = None) -> Tensor:
     """log(p / (1 - p)), with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given."""
     x = input.clamp(eps, 1 - eps) if eps is not None else input
-    return (x / (1 - x)).log()
+    # log(x) - log1p(-x) rather than log(x / (1 - x)): its gradient 1/x + 1/(1-x) is +inf at
+    # 0 and 1 as PyTorch's, where the quotient's form gives NaN.
+    return x.log() - (-x).log1p()
 
 
 METHODS = (addcmul, addcdiv, addcmul_, addcdiv_, logit)

@@ -53,7 +53,7 @@ def expit(input: Tensor) -> Tensor:
 
 def logit(input: Tensor, eps: Optional[float] = None) -> Tensor:
     """``log(p / (1 - p))``, with ``p`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given."""
-    from .._misc_ops import logit as _logit
+    from .._pointwise_compositions import logit as _logit
 
     return _logit(input, eps)
 
