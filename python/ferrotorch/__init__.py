@@ -218,6 +218,7 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import distributions  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 
