@@ -77,7 +77,7 @@ class Distribution:
                     f"({type(value).__name__} of shape {tuple(value.shape)}) "
                     f"of distribution {self!r} "
                     f"to satisfy the constraint {constraint!r}, "
-                    f"but found invalid values:\n{value}"
+                    f"but found invalid values:\n{_format_value(value)}"
                 )
 
     def expand(self, batch_shape: _Shape, _instance: Any = None) -> "Distribution":
@@ -201,7 +201,7 @@ class Distribution:
                 f"({type(value).__name__} of shape {tuple(value.shape)}) "
                 f"to be within the support ({support!r}) "
                 f"of the distribution {self!r}, "
-                f"but found invalid values:\n{value}"
+                f"but found invalid values:\n{_format_value(value)}"
             )
 
     def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:

@@ -109,6 +109,12 @@ class MixtureSameFamily(Distribution):
             gather_dim = len(tuple(sample_shape)) + len(self.batch_shape)
             es = tuple(self.event_shape)
             mix_sample = self.mixture_distribution.sample(sample_shape)
+            # A mixture with fewer batch dims than the components picks per sample, for all batch entries.
+            sample_batch = tuple(sample_shape) + tuple(self.batch_shape)
+            extra = len(self.batch_shape) - len(self.mixture_distribution.batch_shape)
+            mix_sample = mix_sample.reshape(
+                tuple(sample_shape) + (1,) * extra + tuple(self.mixture_distribution.batch_shape)
+            ).expand(sample_batch)
             mix_shape = tuple(mix_sample.shape)
             comp_samples = self.component_distribution.sample(sample_shape)
             index = mix_sample.reshape(mix_shape + (1,) * (len(es) + 1))

@@ -1,0 +1,228 @@
+"""Sampling from torch.distributions: sample statistics against PyTorch's analytic moments,
+CDFs and PMFs (fixed seeds; bounds of about six standard errors), reparameterized gradients
+against finite differences, and float64 gradchecks of log_prob/cdf/icdf/entropy."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+import pytest
+from distribution_cases import CASES
+
+import ferrotorch as torch
+from torch_oracle import needs_torch, pt, to_pt
+
+pytestmark = needs_torch
+
+N = 20000
+
+
+def _np(t: Any) -> np.ndarray:
+    return np.asarray(t.detach().double().numpy())
+
+
+def _by_stat(*kinds: str) -> List[Any]:
+    return [c for c in CASES if c.stat in kinds]
+
+
+@pytest.mark.parametrize("case", _by_stat("moments"), ids=lambda c: c.id)
+def test_sample_mean_and_variance_match_torch_moments(case: Any) -> None:
+    torch.manual_seed(1234)
+    x = _np(case.ours().sample((N,)))
+    b = case.theirs()
+    mean, var = b.mean.double().numpy(), b.variance.double().numpy()
+    se = np.sqrt(var / N)
+    assert np.all(np.abs(x.mean(0) - mean) <= 6 * se + 1e-9), f"{case.id}: mean {x.mean(0)} vs {mean}"
+    np.testing.assert_allclose(x.var(0), var, rtol=0.15, err_msg=f"{case.id}: variance")
+    if len(b.event_shape) == 1 and hasattr(b, "covariance_matrix"):
+        flat = x.reshape(N, -1, b.event_shape[0])
+        cov = np.einsum("nbi,nbj->bij", flat - flat.mean(0), flat - flat.mean(0)) / N
+        ref = np.broadcast_to(b.covariance_matrix.double().numpy(), tuple(b.batch_shape) + (b.event_shape[0],) * 2)
+        scale = np.sqrt(np.einsum("...ii->...i", ref)[..., :, None] * np.einsum("...ii->...i", ref)[..., None, :])
+        assert np.all(np.abs(cov - ref.reshape(cov.shape)) <= 0.1 * scale.reshape(cov.shape)), f"{case.id}: covariance"
+
+
+def _torch_has_cdf(case: Any) -> bool:
+    try:
+        case.theirs().cdf(case.value_in(pt))
+        return True
+    except NotImplementedError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.stat in ("moments", "cdf") and _torch_has_cdf(c)], ids=lambda c: c.id
+)
+def test_samples_pushed_through_torch_cdf_are_uniform(case: Any) -> None:
+    """The probability integral transform with PyTorch's CDF as the independent oracle."""
+    torch.manual_seed(99)
+    b = case.theirs()
+    u = b.cdf(to_pt(case.ours().sample((N,)))).double().numpy()
+    se_mean = math.sqrt(1 / 12 / N)
+    assert np.all(np.abs(u.mean(0) - 0.5) <= 6 * se_mean), f"{case.id}: mean of u {u.mean(0)}"
+    for level in (0.1, 0.25, 0.5, 0.9):
+        frac = (u <= level).mean(0)
+        assert np.all(np.abs(frac - level) <= 6 * math.sqrt(level * (1 - level) / N)), f"{case.id}: P(u <= {level})"
+
+
+@pytest.mark.parametrize("case", _by_stat("pmf"), ids=lambda c: c.id)
+def test_sample_frequencies_match_torch_pmf(case: Any) -> None:
+    torch.manual_seed(7)
+    a, b = case.ours(), case.theirs()
+    x = _np(a.sample((N,)))
+    if b.has_enumerate_support:
+        support = b.enumerate_support(expand=True)
+        values = [support[i] for i in range(support.shape[0])]
+    else:  # Geometric and reinterpreted Bernoulli: check the mean, and small values for Geometric
+        mean = b.mean.double().numpy()
+        se = np.sqrt(b.variance.double().numpy() / N)
+        assert np.all(np.abs(x.mean(0) - mean) <= 6 * se + 1e-9)
+        if type(b).__name__ != "Geometric":
+            return
+        values = [pt.full(tuple(b.batch_shape), float(k), dtype=b.probs.dtype) for k in range(4)]
+    ev = len(b.event_shape)
+    for v in values:
+        p = b.log_prob(v).exp().double().numpy()
+        hits = x == v.double().numpy()
+        for _ in range(ev):
+            hits = hits.all(-1)
+        freq = hits.mean(0)
+        assert np.all(np.abs(freq - p) <= 6 * np.sqrt(p * (1 - p) / N) + 1e-3), f"{case.id}: value {v} freq {freq} vs {p}"
+
+
+def test_samples_are_reproducible_with_manual_seed():
+    m = torch.distributions.MultivariateNormal(torch.zeros(3), torch.eye(3))
+    torch.manual_seed(5)
+    a = m.sample((4,))
+    torch.manual_seed(5)
+    assert m.sample((4,)).tolist() == a.tolist()
+
+
+# ---- reparameterized gradients and gradchecks ----
+
+
+class _Leaves:
+    """A tensor factory for Case.build that records the floating parameters it makes as leaves
+    (symmetric matrices are symmetrized so that perturbing one entry keeps them symmetric) and
+    can shift one entry of one of them for finite differences."""
+
+    def __init__(self, case: Any, shift: Optional[Tuple[int, int, float]] = None, values: Optional[list] = None):
+        self.case, self.shift, self.leaves, self.given = case, shift, [], values
+
+    def __call__(self, x: Any, dtype: Optional[str] = None) -> Any:
+        t = torch.tensor(x, dtype=getattr(torch, dtype or self.case.dtype))
+        if not t.dtype.is_floating_point:
+            return t
+        k = len(self.leaves)
+        if self.given is not None:
+            t = self.given[k]
+        elif self.shift is not None and self.shift[0] == k:
+            flat = t.reshape(-1).tolist()
+            flat[self.shift[1]] += self.shift[2]
+            t = torch.tensor(flat, dtype=t.dtype).reshape(t.shape)
+        else:
+            t = t.detach().requires_grad_(True)
+        self.leaves.append(t)
+        arr = np.asarray(x, dtype=float)
+        if arr.ndim >= 2 and arr.shape[-1] == arr.shape[-2] and np.allclose(arr, np.swapaxes(arr, -1, -2)):
+            return (t + t.mT) / 2
+        return t
+
+    def build(self) -> Any:
+        return self.case.build(torch.distributions, self)
+
+
+def _rsample_value(case: Any, leaves: _Leaves, seed: int = 3) -> Any:
+    dist = leaves.build()
+    torch.manual_seed(seed)
+    x = dist.rsample((5,))
+    weights = torch.linspace(0.5, 1.5, x.numel(), dtype=x.dtype).reshape(x.shape)
+    return (x * weights).sum()
+
+
+def _has_tensor_params(case: Any) -> bool:
+    probe = _Leaves(case)
+    probe.build()
+    return bool(probe.leaves)
+
+
+DIFFERENTIABLE_CASES = [c for c in CASES if c.dtype == "float64" and _has_tensor_params(c)]
+RSAMPLE_CASES = [c for c in DIFFERENTIABLE_CASES if c.make(pt).has_rsample and "StraightThrough" not in c.id]
+
+
+@pytest.mark.parametrize("case", RSAMPLE_CASES, ids=lambda c: c.id)
+def test_rsample_gradient_matches_finite_differences(case: Any) -> None:
+    base = _Leaves(case)
+    out = _rsample_value(case, base)
+    grads = torch.autograd.grad(out, base.leaves, allow_unused=True)
+    h = 1e-6
+    for k, (leaf, g) in enumerate(zip(base.leaves, grads)):
+        g_flat = [0.0] * leaf.numel() if g is None else g.reshape(-1).tolist()
+        for j in range(leaf.numel()):
+            plus = _rsample_value(case, _Leaves(case, (k, j, h))).item()
+            minus = _rsample_value(case, _Leaves(case, (k, j, -h))).item()
+            fd = (plus - minus) / (2 * h)
+            assert abs(fd - g_flat[j]) <= 1e-4 * max(1.0, abs(fd)), f"{case.id}: param {k}[{j}] fd {fd} vs {g_flat[j]}"
+
+
+def test_normal_rsample_gradients_are_one_and_the_noise():
+    loc = torch.tensor([0.5, -1.0], requires_grad=True)
+    scale = torch.tensor([2.0, 0.5], requires_grad=True)
+    x = torch.distributions.Normal(loc, scale).rsample((3,))
+    gl, gs = torch.autograd.grad(x.sum(), [loc, scale])
+    assert gl.tolist() == [3.0, 3.0]
+    eps = ((x - loc) / scale).detach().sum(0)
+    np.testing.assert_allclose(gs.numpy(), eps.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_straight_through_rsample_passes_probs_gradient():
+    probs = torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64, requires_grad=True)
+    m = torch.distributions.OneHotCategoricalStraightThrough(probs=probs)
+    x = m.rsample((4,))
+    assert set(x.detach().sum(-1).tolist()) == {1.0}
+    (g,) = torch.autograd.grad((x * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum(), [probs])
+    # probs are normalised inside; the gradient is that of 4 * (w . probs / probs.sum())
+    w = np.array([1.0, 2.0, 3.0])
+    p = np.array([0.2, 0.3, 0.5])
+    np.testing.assert_allclose(g.numpy(), 4 * (w - (w * p).sum()) / p.sum(), rtol=1e-10)
+
+
+def test_sample_has_no_gradient_but_rsample_does():
+    loc = torch.tensor([0.0, 1.0], requires_grad=True)
+    m = torch.distributions.Normal(loc, 1.0)
+    assert not m.sample().requires_grad and m.rsample().requires_grad
+
+
+def _torch_implements(case: Any, method: str) -> bool:
+    b = case.theirs()
+    try:
+        if method == "entropy":
+            b.entropy()
+        else:
+            getattr(b, method)(case.quantiles_in(pt) if method == "icdf" else case.value_in(pt))
+        return True
+    except NotImplementedError:
+        return False
+
+
+GRADCHECKS = [
+    pytest.param(c, m, id=f"{c.id}-{m}")
+    for c in DIFFERENTIABLE_CASES
+    for m in ("log_prob", "cdf", "icdf", "entropy")
+    if _torch_implements(c, m)
+]
+
+
+@pytest.mark.parametrize("case, method", GRADCHECKS)
+def test_gradcheck_float64(case: Any, method: str) -> None:
+    probe = _Leaves(case)
+    probe.build()
+    arg = () if method == "entropy" else (case.quantiles_in(torch) if method == "icdf" else case.value_in(torch),)
+
+    def fn(*leaves: Any) -> Any:
+        return getattr(_Leaves(case, values=list(leaves)).build(), method)(*arg)
+
+    inputs = tuple(leaf.detach().requires_grad_(True) for leaf in probe.leaves)
+    assert torch.autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-4)
