@@ -146,3 +146,104 @@ def test_distribution_module_layout():
         __import__(f"ferrotorch.distributions.{name}")
     assert d.Distribution is d.distribution.Distribution
     assert d.kl.kl_divergence is d.kl_divergence
+
+
+# ---- argument validation ----
+
+INVALID = {
+    "Normal scale < 0": lambda t: t.distributions.Normal(t.tensor([0.0, 1.0]), t.tensor([1.0, -1.0])),
+    "Normal scale 0 (numbers)": lambda t: t.distributions.Normal(0.0, 0.0),
+    "Normal nan loc": lambda t: t.distributions.Normal(t.tensor([float("nan")]), 1.0),
+    "Uniform low >= high": lambda t: t.distributions.Uniform(t.tensor([1.0, 2.0]), t.tensor([0.0, 3.0])),
+    "Exponential rate 0": lambda t: t.distributions.Exponential(t.tensor([0.0, 1.0])),
+    "Laplace scale": lambda t: t.distributions.Laplace(0.0, -2.0),
+    "Cauchy scale": lambda t: t.distributions.Cauchy(t.zeros(2), t.tensor([1.0, -1.0])),
+    "Gumbel scale": lambda t: t.distributions.Gumbel(t.zeros(2), t.tensor([1.0, -1.0])),
+    "HalfNormal scale": lambda t: t.distributions.HalfNormal(t.tensor([-1.0])),
+    "LogNormal scale": lambda t: t.distributions.LogNormal(0.0, -1.0),
+    "Bernoulli probs > 1": lambda t: t.distributions.Bernoulli(t.tensor([0.5, 1.5])),
+    "Bernoulli both": lambda t: t.distributions.Bernoulli(t.tensor([0.5]), t.tensor([0.0])),
+    "Bernoulli neither": lambda t: t.distributions.Bernoulli(),
+    "Geometric probs 0": lambda t: t.distributions.Geometric(t.tensor([0.0, 0.5])),
+    "Categorical 0-d probs": lambda t: t.distributions.Categorical(t.tensor(0.5)),
+    "Categorical 0-d logits": lambda t: t.distributions.Categorical(logits=t.tensor(0.5)),
+    "Categorical negative probs": lambda t: t.distributions.Categorical(t.tensor([-0.5, 1.0])),
+    "OneHotCategorical both": lambda t: t.distributions.OneHotCategorical(t.ones(2), t.ones(2)),
+    "MVN not PD": lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.tensor([[1.0, 2.0], [2.0, 1.0]])),
+    "MVN not symmetric": lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.tensor([[1.0, 0.5], [0.0, 1.0]])),
+    "MVN scale_tril not lower": lambda t: t.distributions.MultivariateNormal(t.zeros(2), scale_tril=t.tensor([[1.0, 2.0], [2.0, 1.0]])),
+    "MVN no matrix": lambda t: t.distributions.MultivariateNormal(t.zeros(2)),
+    "MVN two matrices": lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.eye(2), scale_tril=t.eye(2)),
+    "MVN 0-d loc": lambda t: t.distributions.MultivariateNormal(t.tensor(0.0), t.eye(2)),
+    "MVN 1-d cov": lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.ones(2)),
+    "MVN 1-d precision": lambda t: t.distributions.MultivariateNormal(t.zeros(2), precision_matrix=t.ones(2)),
+    "Independent too many dims": lambda t: t.distributions.Independent(t.distributions.Normal(t.zeros(2), 1.0), 2),
+    "Mixture not categorical": lambda t: t.distributions.MixtureSameFamily(
+        t.distributions.Normal(0.0, 1.0), t.distributions.Normal(t.zeros(2), 1.0)
+    ),
+    "Mixture component count": lambda t: t.distributions.MixtureSameFamily(
+        t.distributions.Categorical(t.ones(3)), t.distributions.Normal(t.zeros(2), t.ones(2))
+    ),
+    "Mixture batch": lambda t: t.distributions.MixtureSameFamily(
+        t.distributions.Categorical(t.ones(3, 2)), t.distributions.Normal(t.zeros(4, 2), t.ones(4, 2))
+    ),
+    "RelaxedBernoulli probs": lambda t: t.distributions.RelaxedBernoulli(t.tensor(0.5), t.tensor([1.5])),
+    "Normal log_prob nan": lambda t: t.distributions.Normal(0.0, 1.0).log_prob(t.tensor([float("nan")])),
+    "Exponential log_prob negative": lambda t: t.distributions.Exponential(t.tensor([1.0, 2.0])).log_prob(t.tensor([-1.0, 1.0])),
+    "Exponential cdf negative": lambda t: t.distributions.Exponential(2.0).cdf(t.tensor(-1.0)),
+    "Uniform log_prob outside": lambda t: t.distributions.Uniform(0.0, 1.0).log_prob(t.tensor([2.0])),
+    "Bernoulli log_prob 0.5": lambda t: t.distributions.Bernoulli(t.tensor([0.3])).log_prob(t.tensor([0.5])),
+    "Categorical log_prob out of range": lambda t: t.distributions.Categorical(t.tensor([0.5, 0.5])).log_prob(t.tensor(2)),
+    "OneHot log_prob not one-hot": lambda t: t.distributions.OneHotCategorical(t.ones(3)).log_prob(t.tensor([1.0, 1.0, 0.0])),
+    "log_prob event shape": lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.eye(2)).log_prob(t.zeros(3)),
+    "log_prob batch shape": lambda t: t.distributions.Normal(t.zeros(2), 1.0).log_prob(t.zeros(3)),
+    "log_prob not a tensor": lambda t: t.distributions.Normal(0.0, 1.0).log_prob(0.5),
+    "LogNormal log_prob negative": lambda t: t.distributions.LogNormal(0.0, 1.0).log_prob(t.tensor([-1.0])),
+    "Geometric log_prob fraction": lambda t: t.distributions.Geometric(t.tensor([0.5])).log_prob(t.tensor([0.5])),
+    "Independent log_prob outside": lambda t: t.distributions.Independent(
+        t.distributions.Exponential(t.ones(2)), 1
+    ).log_prob(t.tensor([1.0, -1.0])),
+    "MixtureSameFamily log_prob outside": lambda t: t.distributions.MixtureSameFamily(
+        t.distributions.Categorical(t.ones(2)), t.distributions.Exponential(t.ones(2))
+    ).log_prob(t.tensor([-1.0])),
+    "broadcast_all bad input": lambda t: t.distributions.Normal("a", 1.0),
+}
+
+
+def _raised(f: Callable) -> tuple:
+    try:
+        f()
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return type(e).__name__, str(e)
+    return None, None
+
+
+@pytest.mark.parametrize("name", list(INVALID))
+def test_validation_errors_match_torch(name: str) -> None:
+    theirs = _raised(lambda: INVALID[name](pt))
+    ours = _raised(lambda: INVALID[name](torch))
+    assert theirs[0] is not None, "the table entry must be invalid for PyTorch too"
+    assert ours == theirs
+
+
+def test_validate_args_false_skips_checks():
+    d = torch.distributions
+    d.Normal(0.0, -1.0, validate_args=False)
+    assert d.Exponential(1.0, validate_args=False).log_prob(torch.tensor(-1.0)).item() == pytest.approx(1.0)
+    m = d.Normal(0.0, 1.0, validate_args=True)
+    assert m.expand((2,))._validate_args is True
+
+
+def test_set_default_validate_args():
+    d = torch.distributions
+    try:
+        d.Distribution.set_default_validate_args(False)
+        d.Normal(0.0, -1.0)
+        with pytest.raises(ValueError, match="Expected parameter scale"):
+            d.Normal(0.0, -1.0, validate_args=True)
+    finally:
+        d.Distribution.set_default_validate_args(True)
+    with pytest.raises(ValueError, match="Expected parameter scale"):
+        d.Normal(0.0, -1.0)
+    with pytest.raises(ValueError):
+        d.Distribution.set_default_validate_args("yes")

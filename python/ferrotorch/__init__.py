@@ -218,7 +218,6 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
-from . import distributions  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 
@@ -234,6 +233,8 @@ def seed() -> int:
     s = _core.seed()
     cuda.manual_seed_all(s)
     return s
+
+from . import distributions  # noqa: E402
 
 # Activations PyTorch also has as torch.* functions.
 from .nn._functional_activation import (  # noqa: E402

@@ -1,0 +1,231 @@
+"""kl_divergence against PyTorch for every registered pair ferrotorch has, register_kl
+dispatch (most specific pair, ambiguity warning) and the errors for unregistered pairs."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+import ferrotorch as torch
+from torch_oracle import assert_close, needs_torch, pt
+
+pytestmark = needs_torch
+
+
+def _pair(p: Callable, q: Callable, dtype: str = "float64") -> Callable:
+    def build(lib: Any) -> Any:
+        def T(x: Any) -> Any:
+            return lib.tensor(x, dtype=getattr(lib, dtype))
+
+        d = lib.distributions
+        return p(d, T), q(d, T)
+
+    build.dtype = dtype  # type: ignore[attr-defined]
+    return build
+
+
+def normal(d: Any, T: Any) -> Any:
+    return d.Normal(T([0.0, 1.0, -0.5]), T([1.0, 0.5, 2.0]))
+
+
+def normal2(d: Any, T: Any) -> Any:
+    return d.Normal(T([[0.3], [-1.0]]), T([0.7, 1.5, 1.0]))
+
+
+def uniform(d: Any, T: Any) -> Any:
+    return d.Uniform(T([0.0, -1.0, 0.5]), T([1.0, 2.0, 0.75]))
+
+
+def uniform_wide(d: Any, T: Any) -> Any:
+    return d.Uniform(T([-0.5, -1.0, 0.6]), T([1.5, 2.0, 3.0]))
+
+
+def exponential(d: Any, T: Any) -> Any:
+    return d.Exponential(T([0.5, 1.0, 3.0]))
+
+
+def laplace(d: Any, T: Any) -> Any:
+    return d.Laplace(T([0.0, 1.0, -0.5]), T([1.0, 0.5, 2.0]))
+
+
+def gumbel(d: Any, T: Any) -> Any:
+    return d.Gumbel(T([0.2, -1.0, 0.5]), T([1.5, 0.5, 1.0]))
+
+
+def cauchy(d: Any, T: Any) -> Any:
+    return d.Cauchy(T([0.2, -1.0, 0.5]), T([1.5, 0.5, 1.0]))
+
+
+PAIRS = {
+    "Normal-Normal": _pair(normal, normal2),
+    "Normal-Normal-f32": _pair(normal, normal2, "float32"),
+    "Bernoulli-Bernoulli": _pair(
+        lambda d, T: d.Bernoulli(probs=T([0.0, 0.3, 1.0, 0.5])), lambda d, T: d.Bernoulli(logits=T([0.5, -1.0, 2.0, 0.0]))
+    ),
+    "Bernoulli-Bernoulli-edges": _pair(
+        lambda d, T: d.Bernoulli(probs=T([0.5, 0.5, 0.0, 1.0])), lambda d, T: d.Bernoulli(probs=T([0.0, 1.0, 0.0, 1.0]))
+    ),
+    "Categorical-Categorical": _pair(
+        lambda d, T: d.Categorical(probs=T([[0.2, 0.3, 0.5], [0.0, 0.5, 0.5]])),
+        lambda d, T: d.Categorical(logits=T([1.0, 0.0, -1.0])),
+    ),
+    "Categorical-zero-in-q": _pair(
+        lambda d, T: d.Categorical(probs=T([0.2, 0.8])), lambda d, T: d.Categorical(probs=T([0.0, 1.0]))
+    ),
+    "OneHotCategorical-OneHotCategorical": _pair(
+        lambda d, T: d.OneHotCategorical(probs=T([[0.2, 0.3, 0.5]])),
+        lambda d, T: d.OneHotCategorical(probs=T([[0.4, 0.4, 0.2], [0.1, 0.1, 0.8]])),
+    ),
+    "Uniform-Uniform": _pair(uniform, uniform_wide),
+    "Uniform-Uniform-not-covering": _pair(uniform_wide, uniform),
+    "Exponential-Exponential": _pair(exponential, lambda d, T: d.Exponential(T([1.0]))),
+    "Laplace-Laplace": _pair(laplace, lambda d, T: d.Laplace(T(0.5), T(1.5))),
+    "MultivariateNormal-MultivariateNormal": _pair(
+        lambda d, T: d.MultivariateNormal(T([0.0, 1.0]), T([[2.0, 0.3], [0.3, 0.5]])),
+        lambda d, T: d.MultivariateNormal(
+            T([[1.0, 0.0], [0.0, 0.0]]), scale_tril=T([[[1.0, 0.0], [0.5, 2.0]], [[0.3, 0.0], [-0.2, 0.7]]])
+        ),
+    ),
+    "MultivariateNormal-precision-f32": _pair(
+        lambda d, T: d.MultivariateNormal(T([0.0, 1.0, 0.5]), precision_matrix=T([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 0.7]])),
+        lambda d, T: d.MultivariateNormal(T([0.5, 0.0, 0.0]), T([[1.0, 0.2, 0.0], [0.2, 1.0, 0.0], [0.0, 0.0, 2.0]])),
+        "float32",
+    ),
+    "Independent-Independent": _pair(
+        lambda d, T: d.Independent(normal2(d, T), 1), lambda d, T: d.Independent(d.Normal(T([1.0, 0.0, 0.0]), T(2.0)), 1)
+    ),
+    "HalfNormal-HalfNormal": _pair(lambda d, T: d.HalfNormal(T([1.0, 2.0])), lambda d, T: d.HalfNormal(T([0.5, 3.0]))),
+    "Geometric-Geometric": _pair(lambda d, T: d.Geometric(probs=T([0.3, 0.5])), lambda d, T: d.Geometric(logits=T([0.0, 1.0]))),
+    "Cauchy-Cauchy": _pair(cauchy, lambda d, T: d.Cauchy(T(0.0), T(1.0))),
+    "LogNormal-LogNormal (transformed)": _pair(
+        lambda d, T: d.LogNormal(T([0.0, 1.0]), T([1.0, 0.5])), lambda d, T: d.LogNormal(T([0.5, 0.0]), T([2.0, 1.0]))
+    ),
+    "Uniform-Normal": _pair(uniform, normal),
+    "Uniform-Exponential": _pair(uniform, exponential),
+    "Uniform-Gumbel": _pair(uniform, gumbel),
+    "Exponential-Normal": _pair(exponential, normal),
+    "Exponential-Gumbel": _pair(exponential, gumbel),
+    "Exponential-Uniform (inf)": _pair(exponential, uniform),
+    "Laplace-Normal": _pair(laplace, normal),
+    "Laplace-Uniform (inf)": _pair(laplace, uniform),
+    "Normal-Laplace": _pair(normal, laplace),
+    "Normal-Gumbel": _pair(normal, gumbel),
+    "Normal-Exponential (inf)": _pair(normal, exponential),
+    "Gumbel-Normal": _pair(gumbel, normal),
+    "Gumbel-Uniform (inf)": _pair(gumbel, uniform),
+    "Bernoulli-Bernoulli (expfamily dispatch on subclass)": _pair(
+        lambda d, T: d.Bernoulli(probs=T([0.3])), lambda d, T: d.Bernoulli(probs=T([0.6]))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_kl_divergence_matches_torch(name: str) -> None:
+    build = PAIRS[name]
+    (p, q), (pp, qq) = build(torch), build(pt)
+    tol = dict(rtol=1e-6, atol=1e-9) if build.dtype == "float64" else dict(rtol=1e-5, atol=1e-5)
+    assert_close(torch.distributions.kl_divergence(p, q), pt.distributions.kl_divergence(pp, qq), what=name, **tol)
+
+
+@pytest.mark.parametrize("name", ["Normal-Normal", "MultivariateNormal-MultivariateNormal", "Laplace-Normal", "Uniform-Normal"])
+def test_kl_divergence_gradients_match_torch(name: str) -> None:
+    build = PAIRS[name]
+    p, q = build(torch)
+    pp, qq = build(pt)
+    ours = [t for t in _tensor_params(p) + _tensor_params(q)]
+    theirs = [t for t in _tensor_params(pp) + _tensor_params(qq)]
+    for t in ours + theirs:
+        t.requires_grad_(True)
+    (p, q), (pp, qq) = _rebuild(name, ours, torch), _rebuild(name, theirs, pt)
+    g = torch.autograd.grad(torch.distributions.kl_divergence(p, q).sum(), ours)
+    h = pt.autograd.grad(pt.distributions.kl_divergence(pp, qq).sum(), theirs)
+    for a, b in zip(g, h):
+        assert_close(a, b, rtol=1e-6, atol=1e-9, what=name)
+
+
+def _tensor_params(dist: Any) -> list:
+    names = {"Normal": ("loc", "scale"), "Laplace": ("loc", "scale"), "Uniform": ("low", "high")}
+    if type(dist).__name__ == "MultivariateNormal":
+        return [dist.loc.detach().clone(), dist._unbroadcasted_scale_tril.detach().clone()]
+    return [getattr(dist, n).detach().clone() for n in names[type(dist).__name__]]
+
+
+def _rebuild(name: str, params: list, lib: Any) -> tuple:
+    d = lib.distributions
+    kinds = name.split("-")
+    out, i = [], 0
+    for kind in kinds[:2]:
+        if kind == "MultivariateNormal":
+            out.append(d.MultivariateNormal(params[i], scale_tril=params[i + 1]))
+        else:
+            out.append(getattr(d, kind)(params[i], params[i + 1]))
+        i += 2
+    return tuple(out)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda d: (d.Cauchy(0.0, 1.0), d.Normal(0.0, 1.0)),
+        lambda d: (d.Normal(0.0, 1.0), d.Cauchy(0.0, 1.0)),
+        lambda d: (d.Categorical(probs=pt.ones(2) if d is pt.distributions else torch.ones(2)), d.Normal(0.0, 1.0)),
+    ],
+)
+def test_unregistered_pair_raises_not_implemented(build: Callable) -> None:
+    p, q = build(pt.distributions)
+    with pytest.raises(NotImplementedError) as theirs:
+        pt.distributions.kl_divergence(p, q)
+    p, q = build(torch.distributions)
+    with pytest.raises(NotImplementedError) as ours:
+        torch.distributions.kl_divergence(p, q)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_cross_exponential_families_raise_not_implemented():
+    d = torch.distributions
+    with pytest.raises(NotImplementedError, match="different exponential families"):
+        d.kl_divergence(d.Bernoulli(0.5), d.Exponential(1.0))
+
+
+def test_kl_mvn_event_shape_mismatch_raises_value_error():
+    d = torch.distributions
+    p = d.MultivariateNormal(torch.zeros(2), torch.eye(2))
+    q = d.MultivariateNormal(torch.zeros(3), torch.eye(3))
+    with pytest.raises(ValueError, match="different event shapes"):
+        d.kl_divergence(p, q)
+
+
+def test_register_kl_dispatches_to_the_most_specific_pair():
+    d = torch.distributions
+
+    class MyNormal(d.Normal):
+        pass
+
+    assert float(d.kl_divergence(MyNormal(0.0, 1.0), d.Normal(1.0, 1.0))) == pytest.approx(0.5)
+
+    @d.register_kl(MyNormal, d.Normal)
+    def _kl_mine(p: Any, q: Any) -> Any:
+        return torch.tensor(42.0)
+
+    try:
+        assert float(d.kl_divergence(MyNormal(0.0, 1.0), d.Normal(1.0, 1.0))) == 42.0
+        assert float(d.kl_divergence(d.Normal(0.0, 1.0), d.Normal(1.0, 1.0))) == pytest.approx(0.5)
+
+        @d.register_kl(d.Normal, MyNormal)
+        def _kl_other(p: Any, q: Any) -> Any:
+            return torch.tensor(7.0)
+
+        with pytest.warns(RuntimeWarning, match="Ambiguous kl_divergence"):
+            d.kl_divergence(MyNormal(0.0, 1.0), MyNormal(1.0, 1.0))
+    finally:
+        for key in [(MyNormal, d.Normal), (d.Normal, MyNormal)]:
+            d.kl._KL_REGISTRY.pop(key, None)
+        d.kl._KL_MEMOIZE.clear()
+
+
+def test_register_kl_rejects_non_distribution_types():
+    with pytest.raises(TypeError, match="Expected type_p to be a Distribution subclass"):
+        torch.distributions.register_kl(int, torch.distributions.Normal)
+    with pytest.raises(TypeError, match="Expected type_q to be a Distribution subclass"):
+        torch.distributions.register_kl(torch.distributions.Normal, "Normal")
