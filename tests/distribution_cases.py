@@ -86,6 +86,18 @@ CASES: List[Case] = [
     *_loc_scale("LogNormal", positive_values=True, stat="cdf"),
     Case("HalfNormal-batched", lambda d, T: d.HalfNormal(T([1.0, 0.5, 3.0])), [0.2, 1.0, 4.0]),
     Case("HalfNormal-number-f32", lambda d, T: d.HalfNormal(2.0), [0.2, 1.0, 4.0], dtype="float32"),
+    Case("HalfCauchy-batched", lambda d, T: d.HalfCauchy(T([1.0, 0.5, 3.0])), [0.2, 1.0, 4.0], stat="cdf"),
+    Case("HalfCauchy-number-f32", lambda d, T: d.HalfCauchy(2.0), [0.2, 1.0, 4.0], dtype="float32", stat="cdf"),
+    Case("Pareto-batched", lambda d, T: d.Pareto(T([1.0, 0.5, 2.0]), T([3.0, 5.0, 2.5])), [1.5, 0.75, 4.0], stat="cdf"),
+    Case("Pareto-broadcast-f32", lambda d, T: d.Pareto(T([[1.0], [2.0]]), T([3.0, 5.0])), [2.5, 3.0], dtype="float32", stat="cdf"),
+    Case("ContinuousBernoulli-probs", lambda d, T: d.ContinuousBernoulli(probs=T([0.2, 0.5, 0.9])), [0.1, 0.5, 0.8]),
+    Case(
+        "ContinuousBernoulli-logits-f32",
+        lambda d, T: d.ContinuousBernoulli(logits=T([-1.0, 0.001, 2.0])),
+        [0.1, 0.5, 0.8],
+        dtype="float32",
+    ),
+    Case("LogisticNormal", lambda d, T: d.LogisticNormal(T([[0.0, 1.0], [0.5, -0.5]]), T([1.0, 0.5])), [0.2, 0.3, 0.5], stat=None),
     Case("Uniform-batched", lambda d, T: d.Uniform(T([0.0, -1.0, 2.0]), T([1.0, 1.0, 5.0])), [0.5, 0.0, 2.5]),
     Case("Uniform-numbers", lambda d, T: d.Uniform(-1.0, 3.0), [0.5, -0.5, 2.5]),
     Case(

@@ -221,3 +221,59 @@ def test_dependent_constraints():
     support = torch.distributions.Uniform.support
     assert c.is_dependent(support) and support.event_dim == 0 and not support.is_discrete
     assert isinstance(torch.distributions.Uniform(0.0, 1.0).support, type(c.interval(0.0, 1.0)))
+
+
+# ---- biject_to / transform_to ----
+
+REGISTRY_CONSTRAINTS = {
+    "real": (lambda c: c.real, (3,)),
+    "real_vector": (lambda c: c.real_vector, (2, 3)),
+    "positive": (lambda c: c.positive, (3,)),
+    "nonnegative": (lambda c: c.nonnegative, (3,)),
+    "greater_than": (lambda c: c.greater_than(2.0), (3,)),
+    "greater_than_eq": (lambda c: c.greater_than_eq(-1.0), (3,)),
+    "less_than": (lambda c: c.less_than(2.0), (3,)),
+    "unit_interval": (lambda c: c.unit_interval, (3,)),
+    "interval": (lambda c: c.interval(-2.0, 5.0), (3,)),
+    "half_open_interval": (lambda c: c.half_open_interval(1.0, 2.0), (3,)),
+    "simplex": (lambda c: c.simplex, (2, 3)),
+    "lower_cholesky": (lambda c: c.lower_cholesky, (2, 2)),
+    "positive_definite": (lambda c: c.positive_definite, (3, 3)),
+    "corr_cholesky": (lambda c: c.corr_cholesky, (3,)),
+    "independent": (lambda c: c.independent(c.positive, 1), (2, 3)),
+    "cat": (lambda c: c.cat([c.positive, c.unit_interval], dim=-1, lengths=[1, 2]), (2, 3)),
+    "stack": (lambda c: c.stack([c.positive, c.real], dim=-1), (3, 2)),
+}
+
+
+@pytest.mark.parametrize("registry", ["biject_to", "transform_to"])
+@pytest.mark.parametrize("name", list(REGISTRY_CONSTRAINTS))
+def test_constraint_registry_matches_torch(registry: str, name: str) -> None:
+    make, shape = REGISTRY_CONSTRAINTS[name]
+    ours_reg, theirs_reg = getattr(torch.distributions, registry), getattr(pt.distributions, registry)
+    ours_c, theirs_c = make(torch.distributions.constraints), make(pt.distributions.constraints)
+    try:
+        u = theirs_reg(theirs_c)
+    except NotImplementedError as e:
+        with pytest.raises(NotImplementedError) as ours_e:
+            ours_reg(ours_c)
+        assert str(ours_e.value) == str(e)
+        return
+    t = ours_reg(ours_c)
+    assert type(t).__name__ == type(u).__name__ and t.bijective == u.bijective
+    torch.manual_seed(0)
+    x = torch.randn(shape, dtype=torch.float64)
+    y = t(x)
+    assert bool(ours_c.check(y).all()), f"{registry}({name}) left the constraint"
+    assert_close(y, u(pt.from_numpy(x.numpy().copy())), rtol=1e-6, atol=1e-9, what=name)
+
+
+def test_constraint_registry_register_and_errors():
+    reg = torch.distributions.constraint_registry.ConstraintRegistry()
+    c = torch.distributions.constraints
+    with pytest.raises(NotImplementedError, match="Cannot transform _Real constraints"):
+        reg(c.real)
+    reg.register(c.real, lambda constraint: torch.distributions.transforms.ExpTransform())
+    assert isinstance(reg(c.real), torch.distributions.transforms.ExpTransform)
+    with pytest.raises(TypeError, match="Expected constraint to be either a Constraint subclass or instance"):
+        reg.register(int, lambda constraint: None)

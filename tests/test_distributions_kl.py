@@ -57,6 +57,14 @@ def cauchy(d: Any, T: Any) -> Any:
     return d.Cauchy(T([0.2, -1.0, 0.5]), T([1.5, 0.5, 1.0]))
 
 
+def cbern(d: Any, T: Any) -> Any:
+    return d.ContinuousBernoulli(probs=T([0.2, 0.5, 0.9]))
+
+
+def pareto(d: Any, T: Any) -> Any:
+    return d.Pareto(T([1.0, 0.5, 2.0]), T([3.0, 1.5, 2.5]))
+
+
 PAIRS = {
     "Normal-Normal": _pair(normal, normal2),
     "Normal-Normal-f32": _pair(normal, normal2, "float32"),
@@ -114,6 +122,21 @@ PAIRS = {
     "Normal-Exponential (inf)": _pair(normal, exponential),
     "Gumbel-Normal": _pair(gumbel, normal),
     "Gumbel-Uniform (inf)": _pair(gumbel, uniform),
+    "ContinuousBernoulli-ContinuousBernoulli": _pair(cbern, lambda d, T: d.ContinuousBernoulli(logits=T([0.5, -1.0, 0.0]))),
+    "Pareto-Pareto": _pair(pareto, lambda d, T: d.Pareto(T([0.5, 2.0, 1.0]), T([2.0, 2.5, 1.0]))),
+    "Pareto-Exponential": _pair(pareto, exponential),
+    "Pareto-Normal": _pair(pareto, normal),
+    "Pareto-Uniform (inf)": _pair(pareto, uniform),
+    "ContinuousBernoulli-Exponential": _pair(cbern, exponential),
+    "ContinuousBernoulli-Normal": _pair(cbern, normal),
+    "ContinuousBernoulli-Uniform": _pair(cbern, uniform_wide),
+    "ContinuousBernoulli-Pareto (inf)": _pair(cbern, pareto),
+    "Uniform-ContinuousBernoulli": _pair(lambda d, T: d.Uniform(T([0.1, 0.0, 0.2]), T([0.9, 0.5, 1.0])), cbern),
+    "Uniform-Pareto": _pair(lambda d, T: d.Uniform(T([1.1, 0.0, 2.0]), T([1.9, 0.5, 3.0])), pareto),
+    "Normal-Pareto (inf)": _pair(normal, pareto),
+    "Exponential-ContinuousBernoulli (inf)": _pair(exponential, cbern),
+    "Gumbel-Pareto (inf)": _pair(gumbel, pareto),
+    "Laplace-ContinuousBernoulli (inf)": _pair(laplace, cbern),
     "Bernoulli-Bernoulli (expfamily dispatch on subclass)": _pair(
         lambda d, T: d.Bernoulli(probs=T([0.3])), lambda d, T: d.Bernoulli(probs=T([0.6]))
     ),

@@ -17,6 +17,7 @@ from ._linalg import solve_triangular
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .continuous_bernoulli import ContinuousBernoulli
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
@@ -28,6 +29,7 @@ from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 from .utils import _sum_rightmost, euler_constant
@@ -251,6 +253,22 @@ def _kl_independent_independent(p: Independent, q: Independent) -> torch.Tensor:
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p: ContinuousBernoulli, q: ContinuousBernoulli) -> torch.Tensor:
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    return t1 + t2 + t3
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Pareto, q: Pareto) -> torch.Tensor:
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * scale_ratio.log() - alpha_ratio.log() + alpha_ratio - 1
+    return _where_inf(p.support.lower_bound < q.support.lower_bound, result)
+
+
 @register_kl(Cauchy, Cauchy)
 def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> torch.Tensor:
     t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
@@ -260,6 +278,8 @@ def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> torch.Tensor:
 # ---- cross-family pairs ----
 
 
+@register_kl(Exponential, ContinuousBernoulli)
+@register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p: Exponential, q: Distribution) -> torch.Tensor:
     return _infinite_like(p.rate)
@@ -282,7 +302,9 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> torch.Tensor:
     return t1 - 1 + (rate_sqr.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5) / var_normal
 
 
+@register_kl(Gumbel, ContinuousBernoulli)
 @register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Pareto)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p: Gumbel, q: Distribution) -> torch.Tensor:
     return _infinite_like(p.loc)
@@ -297,7 +319,9 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> torch.Tensor:
     return -t1 + t2 + t3 - (euler_constant + 1)
 
 
+@register_kl(Laplace, ContinuousBernoulli)
 @register_kl(Laplace, Exponential)
+@register_kl(Laplace, Pareto)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p: Laplace, q: Distribution) -> torch.Tensor:
     return _infinite_like(p.loc)
@@ -312,7 +336,9 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> torch.Tensor:
     return -t1 + scale_sqr_var_ratio + t2 / var_normal - 1
 
 
+@register_kl(Normal, ContinuousBernoulli)
 @register_kl(Normal, Exponential)
+@register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: Distribution) -> torch.Tensor:
     return _infinite_like(p.loc)
@@ -362,3 +388,67 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> torch.Tensor:
     t2 = common_term.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p: ContinuousBernoulli, q: Distribution) -> torch.Tensor:
+    return _infinite_like(p.probs)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p: ContinuousBernoulli, q: Exponential) -> torch.Tensor:
+    return -p.entropy() - torch.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p: ContinuousBernoulli, q: Normal) -> torch.Tensor:
+    t1 = -p.entropy()
+    t2 = 0.5 * (math.log(2.0 * math.pi) + torch.square(q.loc / q.scale)) + torch.log(q.scale)
+    t3 = (p.variance + torch.square(p.mean) - 2.0 * q.loc * p.mean) / (2.0 * torch.square(q.scale))
+    return t1 + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p: ContinuousBernoulli, q: Uniform) -> torch.Tensor:
+    result = -p.entropy() + (q.high - q.low).log()
+    outside = torch.ge(q.low, p.support.lower_bound) | torch.le(q.high, p.support.upper_bound)
+    return _where_inf(outside, result)
+
+
+@register_kl(Pareto, ContinuousBernoulli)
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p: Pareto, q: Distribution) -> torch.Tensor:
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Pareto, q: Exponential) -> torch.Tensor:
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    return _where_inf(p.alpha <= 1, t1 - p.alpha.reciprocal() + t3 - 1)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Pareto, q: Normal) -> torch.Tensor:
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    return _where_inf(p.alpha <= 2, t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p: Uniform, q: ContinuousBernoulli) -> torch.Tensor:
+    result = -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+    outside = torch.ge(p.high, q.support.upper_bound) | torch.le(p.low, q.support.lower_bound)
+    return _where_inf(outside, result)
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p: Uniform, q: Pareto) -> torch.Tensor:
+    support_uniform = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
+    return _where_inf(p.low < q.support.lower_bound, t2 * (q.alpha + 1) - t1)
