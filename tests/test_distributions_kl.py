@@ -252,3 +252,11 @@ def test_register_kl_rejects_non_distribution_types():
         torch.distributions.register_kl(int, torch.distributions.Normal)
     with pytest.raises(TypeError, match="Expected type_q to be a Distribution subclass"):
         torch.distributions.register_kl(torch.distributions.Normal, "Normal")
+
+
+def test_registered_pairs_are_torchs_among_shared_distributions():
+    ours = {(a.__name__, b.__name__) for a, b in torch.distributions.kl._KL_REGISTRY}
+    theirs = {(a.__name__, b.__name__) for a, b in pt.distributions.kl._KL_REGISTRY}
+    shared = set(torch.distributions.__all__)
+    assert sorted(p for p in theirs - ours if p[0] in shared and p[1] in shared) == []
+    assert sorted(ours - theirs) == []

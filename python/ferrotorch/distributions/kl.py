@@ -14,13 +14,18 @@ from typing import Any, Callable, Dict, Tuple
 import ferrotorch as torch
 
 from ._linalg import solve_triangular
+from ._special import digamma, lgamma
 from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .continuous_bernoulli import ContinuousBernoulli
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
@@ -30,6 +35,7 @@ from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .pareto import Pareto
+from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 from .utils import _sum_rightmost, euler_constant
@@ -188,7 +194,7 @@ def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> torch.Tensor:
     ct3 = p.loc / q.scale
     t1 = -ct1.log() - ct2 + ct3
     t2 = ct1 * euler_constant
-    t3 = torch.exp(ct2 + torch.lgamma(1 + ct1) - ct3)
+    t3 = torch.exp(ct2 + lgamma(1 + ct1) - ct3)
     return t1 + t2 + t3 - (1 + euler_constant)
 
 
@@ -269,6 +275,51 @@ def _kl_pareto_pareto(p: Pareto, q: Pareto) -> torch.Tensor:
     return _where_inf(p.support.lower_bound < q.support.lower_bound, result)
 
 
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p: Beta, q: Beta) -> torch.Tensor:
+    sum_p = p.concentration1 + p.concentration0
+    sum_q = q.concentration1 + q.concentration0
+    t1 = lgamma(q.concentration1) + lgamma(q.concentration0) + lgamma(sum_p)
+    t2 = lgamma(p.concentration1) + lgamma(p.concentration0) + lgamma(sum_q)
+    t3 = (p.concentration1 - q.concentration1) * digamma(p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * digamma(p.concentration0)
+    t5 = (sum_q - sum_p) * digamma(sum_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p: Binomial, q: Binomial) -> torch.Tensor:
+    if bool((p.total_count < q.total_count).any()):
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p())
+    return _where_inf(p.total_count > q.total_count, kl)
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p: Dirichlet, q: Dirichlet) -> torch.Tensor:
+    sum_p = p.concentration.sum(-1)
+    sum_q = q.concentration.sum(-1)
+    t1 = lgamma(sum_p) - lgamma(sum_q)
+    t2 = (lgamma(p.concentration) - lgamma(q.concentration)).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = digamma(p.concentration) - digamma(sum_p).unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p: Gamma, q: Gamma) -> torch.Tensor:
+    t1 = q.concentration * (p.rate / q.rate).log()
+    t2 = lgamma(q.concentration) - lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p: Poisson, q: Poisson) -> torch.Tensor:
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
 @register_kl(Cauchy, Cauchy)
 def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> torch.Tensor:
     t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
@@ -278,6 +329,7 @@ def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> torch.Tensor:
 # ---- cross-family pairs ----
 
 
+@register_kl(Exponential, Beta)
 @register_kl(Exponential, ContinuousBernoulli)
 @register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
@@ -302,8 +354,10 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> torch.Tensor:
     return t1 - 1 + (rate_sqr.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5) / var_normal
 
 
+@register_kl(Gumbel, Beta)
 @register_kl(Gumbel, ContinuousBernoulli)
 @register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Pareto)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p: Gumbel, q: Distribution) -> torch.Tensor:
@@ -319,8 +373,10 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> torch.Tensor:
     return -t1 + t2 + t3 - (euler_constant + 1)
 
 
+@register_kl(Laplace, Beta)
 @register_kl(Laplace, ContinuousBernoulli)
 @register_kl(Laplace, Exponential)
+@register_kl(Laplace, Gamma)
 @register_kl(Laplace, Pareto)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p: Laplace, q: Distribution) -> torch.Tensor:
@@ -336,8 +392,10 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> torch.Tensor:
     return -t1 + scale_sqr_var_ratio + t2 / var_normal - 1
 
 
+@register_kl(Normal, Beta)
 @register_kl(Normal, ContinuousBernoulli)
 @register_kl(Normal, Exponential)
+@register_kl(Normal, Gamma)
 @register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: Distribution) -> torch.Tensor:
@@ -415,6 +473,7 @@ def _kl_continuous_bernoulli_uniform(p: ContinuousBernoulli, q: Uniform) -> torc
     return _where_inf(outside, result)
 
 
+@register_kl(Pareto, Beta)
 @register_kl(Pareto, ContinuousBernoulli)
 @register_kl(Pareto, Uniform)
 def _kl_pareto_infinity(p: Pareto, q: Distribution) -> torch.Tensor:
@@ -452,3 +511,126 @@ def _kl_uniform_pareto(p: Uniform, q: Pareto) -> torch.Tensor:
     t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
     t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
     return _where_inf(p.low < q.support.lower_bound, t2 * (q.alpha + 1) - t1)
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p: Bernoulli, q: Poisson) -> torch.Tensor:
+    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p: Beta, q: ContinuousBernoulli) -> torch.Tensor:
+    return -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(Beta, Pareto)
+def _kl_beta_infinity(p: Beta, q: Distribution) -> torch.Tensor:
+    return _infinite_like(p.concentration1)
+
+
+@register_kl(Beta, Exponential)
+def _kl_beta_exponential(p: Beta, q: Exponential) -> torch.Tensor:
+    return -p.entropy() - q.rate.log() + q.rate * (p.concentration1 / (p.concentration1 + p.concentration0))
+
+
+@register_kl(Beta, Gamma)
+def _kl_beta_gamma(p: Beta, q: Gamma) -> torch.Tensor:
+    total = p.concentration1 + p.concentration0
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (q.concentration - 1) * (digamma(p.concentration1) - digamma(total))
+    t4 = q.rate * p.concentration1 / total
+    return -p.entropy() + t2 - t3 + t4
+
+
+@register_kl(Beta, Normal)
+def _kl_beta_normal(p: Beta, q: Normal) -> torch.Tensor:
+    total = p.concentration1 + p.concentration0
+    e_beta = p.concentration1 / total
+    var_normal = q.scale.pow(2)
+    t2 = 0.5 * (var_normal * 2 * math.pi).log()
+    t3 = (e_beta * (1 - e_beta) / (total + 1) + e_beta.pow(2)) * 0.5
+    return -p.entropy() + t2 + (t3 - q.loc * e_beta + q.loc.pow(2) * 0.5) / var_normal
+
+
+@register_kl(Beta, Uniform)
+def _kl_beta_uniform(p: Beta, q: Uniform) -> torch.Tensor:
+    result = -p.entropy() + (q.high - q.low).log()
+    return _where_inf((q.low > p.support.lower_bound) | (q.high < p.support.upper_bound), result)
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p: Exponential, q: Gamma) -> torch.Tensor:
+    ratio = q.rate / p.rate
+    t1 = -q.concentration * torch.log(ratio)
+    return t1 + ratio + lgamma(q.concentration) + q.concentration * euler_constant - (1 + euler_constant)
+
+
+@register_kl(Gamma, Beta)
+@register_kl(Gamma, ContinuousBernoulli)
+@register_kl(Gamma, Pareto)
+@register_kl(Gamma, Uniform)
+def _kl_gamma_infinity(p: Gamma, q: Distribution) -> torch.Tensor:
+    return _infinite_like(p.concentration)
+
+
+@register_kl(Gamma, Exponential)
+def _kl_gamma_exponential(p: Gamma, q: Exponential) -> torch.Tensor:
+    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p: Gamma, q: Gumbel) -> torch.Tensor:
+    beta_scale_prod = p.rate * q.scale
+    loc_scale_ratio = q.loc / q.scale
+    t1 = (p.concentration - 1) * digamma(p.concentration) - lgamma(p.concentration) - p.concentration
+    t2 = beta_scale_prod.log() + p.concentration / beta_scale_prod
+    t3 = torch.exp(loc_scale_ratio) * (1 + beta_scale_prod.reciprocal()).pow(-p.concentration) - loc_scale_ratio
+    return t1 + t2 + t3
+
+
+@register_kl(Gamma, Normal)
+def _kl_gamma_normal(p: Gamma, q: Normal) -> torch.Tensor:
+    var_normal = q.scale.pow(2)
+    beta_sqr = p.rate.pow(2)
+    t1 = 0.5 * torch.log(beta_sqr * var_normal * 2 * math.pi) - p.concentration - lgamma(p.concentration)
+    t2 = 0.5 * (p.concentration.pow(2) + p.concentration) / beta_sqr
+    t3 = q.loc * p.concentration / p.rate
+    t4 = 0.5 * q.loc.pow(2)
+    return t1 + (p.concentration - 1) * digamma(p.concentration) + (t2 - t3 + t4) / var_normal
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p: Pareto, q: Gamma) -> torch.Tensor:
+    common_term = p.scale.log() + p.alpha.reciprocal()
+    t1 = p.alpha.log() - common_term
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * common_term
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    return _where_inf(p.alpha <= 1, t1 + t2 + t3 + t4 - 1)
+
+
+@register_kl(Poisson, Bernoulli)
+@register_kl(Poisson, Binomial)
+def _kl_poisson_infinity(p: Poisson, q: Distribution) -> torch.Tensor:
+    return _infinite_like(p.rate)
+
+
+@register_kl(Uniform, Beta)
+def _kl_uniform_beta(p: Uniform, q: Beta) -> torch.Tensor:
+    common_term = p.high - p.low
+    t1 = torch.log(common_term)
+    t2 = (q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - common_term) / common_term
+    t3 = (q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + common_term) / common_term
+    t4 = lgamma(q.concentration1) + lgamma(q.concentration0) - lgamma(q.concentration1 + q.concentration0)
+    result = t3 + t4 - t1 - t2
+    return _where_inf((p.high > q.support.upper_bound) | (p.low < q.support.lower_bound), result)
+
+
+@register_kl(Uniform, Gamma)
+def _kl_uniform_gamma(p: Uniform, q: Gamma) -> torch.Tensor:
+    common_term = p.high - p.low
+    t1 = common_term.log()
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - common_term) / common_term
+    t4 = q.rate * (p.high + p.low) / 2
+    return _where_inf(p.low < q.support.lower_bound, -t1 + t2 + t3 + t4)
