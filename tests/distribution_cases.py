@@ -167,6 +167,35 @@ CASES: List[Case] = [
         dtype="float32",
     ),
     Case(
+        "LowRankMultivariateNormal",
+        lambda d, T: d.LowRankMultivariateNormal(
+            T([[0.0, 1.0, -1.0], [0.5, 0.5, 0.5]]), T([[1.0, 0.5], [0.0, 2.0], [-1.0, 0.3]]), T([0.5, 1.0, 2.0])
+        ),
+        [0.3, -1.0, 0.0],
+    ),
+    Case(
+        "LowRankMultivariateNormal-f32",
+        lambda d, T: d.LowRankMultivariateNormal(T([0.0, 1.0]), T([[[1.0], [0.5]], [[0.2], [-1.0]]]), T([[0.5, 1.0]])),
+        [[0.3, -1.0]],
+        dtype="float32",
+    ),
+    Case("VonMises", lambda d, T: d.VonMises(T([0.0, 1.0, -2.0]), T([0.5, 2.0, 5.0])), [0.3, -1.0, 3.0], stat=None),
+    Case("VonMises-f32", lambda d, T: d.VonMises(T([[0.5], [1.0]]), T([0.1, 4.0])), [0.3, -1.0], dtype="float32", stat=None),
+    Case(
+        "GeneralizedPareto",
+        lambda d, T: d.GeneralizedPareto(T([0.0, 1.0, -1.0]), T([1.0, 0.5, 2.0]), T([0.3, 0.0, -0.2])),
+        [0.5, 1.2, 2.0],
+        dtype="float32",  # PyTorch's GeneralizedPareto fails in float64 (isclose against a float32 zero)
+        stat="cdf",
+    ),
+    Case(
+        "GeneralizedPareto-numbers-f32",
+        lambda d, T: d.GeneralizedPareto(0.0, 2.0, 0.2),
+        [0.5, 1.2, 2.0],
+        dtype="float32",
+        stat="cdf",
+    ),
+    Case(
         "Independent-Normal",
         lambda d, T: d.Independent(d.Normal(T([[0.0, 1.0, 2.0], [1.0, 0.0, -1.0]]), T([1.0, 2.0, 0.5])), 1),
         [0.5, 0.5, 0.5],

@@ -65,6 +65,18 @@ def pareto(d: Any, T: Any) -> Any:
     return d.Pareto(T([1.0, 0.5, 2.0]), T([3.0, 1.5, 2.5]))
 
 
+def lowrank(d: Any, T: Any) -> Any:
+    return d.LowRankMultivariateNormal(T([0.0, 1.0, -1.0]), T([[1.0, 0.5], [0.0, 2.0], [-1.0, 0.3]]), T([0.5, 1.0, 2.0]))
+
+
+def lowrank2(d: Any, T: Any) -> Any:
+    return d.LowRankMultivariateNormal(T([[0.5, 0.0, 0.0], [1.0, 1.0, 1.0]]), T([[0.3], [1.0], [-0.5]]), T([[1.0, 2.0, 0.5]]))
+
+
+def mvn3(d: Any, T: Any) -> Any:
+    return d.MultivariateNormal(T([0.2, 0.0, 1.0]), T([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 0.7]]))
+
+
 PAIRS = {
     "Normal-Normal": _pair(normal, normal2),
     "Normal-Normal-f32": _pair(normal, normal2, "float32"),
@@ -137,6 +149,9 @@ PAIRS = {
     "Exponential-ContinuousBernoulli (inf)": _pair(exponential, cbern),
     "Gumbel-Pareto (inf)": _pair(gumbel, pareto),
     "Laplace-ContinuousBernoulli (inf)": _pair(laplace, cbern),
+    "LowRankMultivariateNormal-LowRankMultivariateNormal": _pair(lowrank, lowrank2),
+    "LowRankMultivariateNormal-MultivariateNormal": _pair(lowrank, mvn3),
+    "MultivariateNormal-LowRankMultivariateNormal": _pair(mvn3, lowrank2),
     "Bernoulli-Bernoulli (expfamily dispatch on subclass)": _pair(
         lambda d, T: d.Bernoulli(probs=T([0.3])), lambda d, T: d.Bernoulli(probs=T([0.6]))
     ),

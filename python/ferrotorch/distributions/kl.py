@@ -31,6 +31,11 @@ from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
+from .lowrank_multivariate_normal import (
+    LowRankMultivariateNormal,
+    _batch_lowrank_logdet,
+    _batch_lowrank_mahalanobis,
+)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
@@ -213,6 +218,59 @@ def _kl_laplace_laplace(p: Laplace, q: Laplace) -> torch.Tensor:
     scale_ratio = p.scale / q.scale
     loc_abs_diff = (p.loc - q.loc).abs()
     return -scale_ratio.log() + loc_abs_diff / q.scale + scale_ratio * torch.exp(-loc_abs_diff / p.scale) - 1
+
+
+def _check_same_event_shape(p: Distribution, q: Distribution) -> None:
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            "KL-divergence between two (Low Rank) Multivariate Normals with different event shapes cannot be computed"
+        )
+
+
+def _lowrank_parts(q: LowRankMultivariateNormal) -> tuple:
+    return q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p: LowRankMultivariateNormal, q: LowRankMultivariateNormal) -> torch.Tensor:
+    _check_same_event_shape(p, q)
+    (pw, pd, pc), (qw, qd, qc) = _lowrank_parts(p), _lowrank_parts(q)
+    term1 = _batch_lowrank_logdet(qw, qd, qc) - _batch_lowrank_logdet(pw, pd, pc)
+    term3 = _batch_lowrank_mahalanobis(qw, qd, q.loc - p.loc, qc)
+    a = solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
+    term21 = (pd / qd).sum(-1)
+    term22 = _batch_trace_xxt(pw * qd.rsqrt().unsqueeze(-1))
+    term23 = _batch_trace_xxt(a * pd.sqrt().unsqueeze(-2))
+    term24 = _batch_trace_xxt(a.matmul(pw))
+    return 0.5 * (term1 + term21 + term22 - term23 - term24 + term3 - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_mvn_lowrank(p: MultivariateNormal, q: LowRankMultivariateNormal) -> torch.Tensor:
+    _check_same_event_shape(p, q)
+    qw, qd, qc = _lowrank_parts(q)
+    p_tril = p._unbroadcasted_scale_tril
+    term1 = _batch_lowrank_logdet(qw, qd, qc) - 2 * p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    term3 = _batch_lowrank_mahalanobis(qw, qd, q.loc - p.loc, qc)
+    a = solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
+    term21 = _batch_trace_xxt(p_tril * qd.rsqrt().unsqueeze(-1))
+    term22 = _batch_trace_xxt(a.matmul(p_tril))
+    return 0.5 * (term1 + term21 - term22 + term3 - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_mvn(p: LowRankMultivariateNormal, q: MultivariateNormal) -> torch.Tensor:
+    _check_same_event_shape(p, q)
+    pw, pd, pc = _lowrank_parts(p)
+    q_tril = q._unbroadcasted_scale_tril
+    term1 = 2 * q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) - _batch_lowrank_logdet(pw, pd, pc)
+    term3 = _batch_mahalanobis(q_tril, q.loc - p.loc)
+    batch = tuple(torch.broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(pw.shape[:-2])))
+    n = p.event_shape[0]
+    q_tril = q_tril.expand(batch + (n, n))
+    term21 = _batch_trace_xxt(solve_triangular(q_tril, pw.expand(batch + (n, pw.size(-1))), upper=False))
+    term22 = _batch_trace_xxt(solve_triangular(q_tril, torch.diag_embed(pd.sqrt()).expand(batch + (n, n)), upper=False))
+    return 0.5 * (term1 + term21 + term22 + term3 - p.event_shape[0])
 
 
 @register_kl(MultivariateNormal, MultivariateNormal)
