@@ -90,3 +90,20 @@ def smallest_eigenvalue_nonnegative(value: torch.Tensor) -> torch.Tensor:
     for m in _batch_matrices(value):
         ok.append(bool(np.isfinite(m).all()) and bool(np.linalg.eigvalsh(m).min(initial=0.0) >= 0))
     return torch.tensor(ok, dtype=torch.bool).reshape(tuple(value.shape[:-2]))
+
+
+def logdet_positive_definite(matrix: torch.Tensor) -> torch.Tensor:
+    """``log det`` of symmetric positive-definite matrices via their Cholesky factor."""
+    return 2 * cholesky(matrix).diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+
+def cholesky_solve(rhs: torch.Tensor, tril: torch.Tensor) -> torch.Tensor:
+    """Solves ``(L @ L.mT) X = rhs`` given the lower Cholesky factor ``L``."""
+    native = getattr(torch, "cholesky_solve", None)
+    if native is not None:
+        return native(rhs, tril)
+    batch = tuple(torch.broadcast_shapes(tuple(rhs.shape[:-2]), tuple(tril.shape[:-2])))
+    n = tril.shape[-1]
+    tril = tril.expand(batch + (n, n))
+    y = solve_triangular(tril, rhs.expand(batch + tuple(rhs.shape[-2:])), upper=False)
+    return solve_triangular(tril.mT, y, upper=True)

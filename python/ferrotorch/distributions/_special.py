@@ -47,3 +47,14 @@ def gammainc(a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     if fn is None:
         raise NotImplementedError("torch.special.gammainc is not available in this build of ferrotorch")
     return fn(a, x)
+
+
+def mvlgamma(x: torch.Tensor, p: int) -> torch.Tensor:
+    """The multivariate log-gamma function ``log Gamma_p(x)``."""
+    native = getattr(torch, "mvlgamma", None)
+    if native is not None:
+        return native(x, p)
+    import math
+
+    offsets = torch.arange(p, dtype=x.dtype) / 2
+    return lgamma(x.unsqueeze(-1) - offsets).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
