@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
+from ._broadcasting import broadcast_tensors
 from ._core import (
     OutOfMemoryError,
     Tensor,
@@ -53,7 +54,7 @@ from ._core import (
 )
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
-from ._tensor_extras import (
+from ._tensor_factories import (
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -63,19 +64,17 @@ from ._tensor_extras import (
     IntTensor,
     LongTensor,
     ShortTensor,
-    broadcast_tensors,
-    finfo,
-    get_num_threads,
-    iinfo,
-    set_num_threads,
 )
-from ._tensor_extras import install as _install_tensor_extras
 from ._tensor_str import set_printoptions
 from ._tensor_str import tensor_repr as _tensor_repr
+from ._threads import get_num_threads, set_num_threads
+from ._type_info import finfo, iinfo
 from .serialization import load, save
 
 _core._set_size_class(Size)
-_install_tensor_extras()
+from . import _tensor_protocols  # noqa: E402
+
+_tensor_protocols.install()
 from ._core import (  # noqa: E402  # noqa: E402
     Generator,
     bernoulli,
@@ -128,30 +127,29 @@ from ._reductions import install as _install_reductions  # noqa: E402
 from ._reductions import max, min, sort, std_mean, topk, var_mean  # noqa: E402
 
 _install_reductions()
-from ._misc_ops import (  # noqa: E402
-    addcdiv,
-    addcmul,
-    addmm,
-    addmv,
-    allclose,
-    baddbmm,
-    bincount,
-    diag,
-    diag_embed,
-    diff,
-    equal,
-    isclose,
-    logit,
-    median,
-    trace,
-    unique,
+from . import (  # noqa: E402
+    _comparison,
+    _finite_differences,
+    _matrix_ops,
+    _pointwise_compositions,
+    _tensor_factories,
+    _unique,
 )
-from ._misc_ops import install as _install_misc  # noqa: E402
+from ._comparison import allclose, equal, isclose  # noqa: E402
+from ._finite_differences import diff  # noqa: E402
+from ._matrix_ops import addmm, addmv, baddbmm, diag, diag_embed, trace  # noqa: E402
+from ._pointwise_compositions import addcdiv, addcmul, logit  # noqa: E402
+from ._reductions import median  # noqa: E402
+from ._unique import bincount, unique, unique_consecutive  # noqa: E402
 
-_install_misc()
+# The Python-written Tensor methods, attached under their function names.
+for _module in (_comparison, _finite_differences, _matrix_ops, _pointwise_compositions, _tensor_factories, _unique):
+    for _method in _module.METHODS:
+        setattr(_core.Tensor, _method.__name__, _method)
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
 
 sgn = sign = _core.Tensor.sign
+_core.Tensor.sgn = _core.Tensor.sign
 concat = concatenate = cat
 moveaxis = movedim
 
