@@ -25,9 +25,11 @@ def digamma(x: torch.Tensor) -> torch.Tensor:
     return _op("digamma")(x)
 
 
-def standard_gamma(concentration: torch.Tensor) -> torch.Tensor:
+def standard_gamma(concentration: torch.Tensor, generator: Any = None) -> torch.Tensor:
     """Gamma(concentration, 1) samples, differentiable in ``concentration`` (implicit reparameterization)."""
-    return _op("_standard_gamma")(concentration)
+    if generator is None:
+        return _op("_standard_gamma")(concentration)
+    return _op("_standard_gamma")(concentration, generator=generator)
 
 
 def poisson(rate: torch.Tensor) -> torch.Tensor:

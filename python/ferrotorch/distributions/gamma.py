@@ -47,9 +47,14 @@ class Gamma(ExponentialFamily):
     def variance(self) -> torch.Tensor:
         return self.concentration / self.rate.pow(2)
 
-    def rsample(self, sample_shape: Any = torch.Size()) -> torch.Tensor:
+    def sample(self, sample_shape: Any = torch.Size(), *, generator: Optional[torch.Generator] = None) -> torch.Tensor:
+        """Samples without gradient; ``generator`` draws from a given ``torch.Generator``."""
+        with torch.no_grad():
+            return self.rsample(sample_shape, generator=generator)
+
+    def rsample(self, sample_shape: Any = torch.Size(), generator: Optional[torch.Generator] = None) -> torch.Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value = standard_gamma(self.concentration.expand(shape), generator) / self.rate.expand(shape)
         # Keep samples positive without touching the gradient.
         tiny = torch.finfo(value.dtype).tiny
         return value + (value.detach().clamp(min=tiny) - value.detach())

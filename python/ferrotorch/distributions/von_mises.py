@@ -68,7 +68,7 @@ class VonMises(Distribution):
     """Von Mises distribution on the circle with mean direction ``loc`` and ``concentration``.
 
     >>> VonMises(torch.tensor(0.0), torch.tensor(1.0)).log_prob(torch.tensor(0.0))
-    tensor(-1.0474)
+    tensor(-1.0738)
     """
 
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
