@@ -195,13 +195,23 @@ unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select 
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
 isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point is_complex clone detach
-hypot copysign logcumsumexp
+hypot copysign logcumsumexp lgamma digamma erfc i0 sinc mvlgamma
 """.split()
 
 for _name in _METHOD_FUNCTIONS:
     if hasattr(Tensor, _name):
         globals()[_name] = getattr(Tensor, _name)
 del _name
+from ._core import (  # noqa: E402
+    _sample_dirichlet,
+    _standard_gamma,
+    _standard_gamma_grad,
+    binomial,
+    igamma,
+    igammac,
+    poisson,
+    polygamma,
+)
 from ._reductions import pow, remainder, xlogy  # noqa: E402  (accept a Python number first)
 
 
@@ -215,7 +225,7 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import autograd, backends, cuda, multiprocessing, nn, optim, special, utils  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 

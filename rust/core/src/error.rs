@@ -15,6 +15,9 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
+    /// An op, dtype or derivative PyTorch itself does not provide: `NotImplementedError`.
+    #[error("{0}")]
+    NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.
     /// `op` is the operation that asked, when known, so the message says who wanted the bytes.
     #[error("{}DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.", op_prefix(.op))]

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod ops;
 pub mod optim;
 pub mod random;
+pub mod samplers;
 pub mod serialize;
 #[cfg(unix)]
 pub mod shm;
