@@ -6,7 +6,7 @@ dtype in that library. ``value`` is scored by log_prob/cdf, ``quantiles`` by icd
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
 import ferrotorch as torch
 from torch_oracle import pt
@@ -35,6 +35,8 @@ class Case:
     # Statistical sample checks: "moments", "cdf" (probability integral transform), "pmf" or None.
     stat: Optional[str] = "moments"
     tags: List[str] = field(default_factory=list)
+    # Positions (in order of T calls) of tensors that are not differentiable parameters (counts).
+    constant_params: Tuple[int, ...] = ()
 
     def tensors(self, lib: Any) -> Callable:
         def T(x: Any, dtype: Optional[str] = None) -> Any:
@@ -194,6 +196,118 @@ CASES: List[Case] = [
         [0.5, 1.2, 2.0],
         dtype="float32",
         stat="cdf",
+    ),
+    # The gamma family: samplers are rejection-based, so rsample gradients are implicit ("implicit" tag).
+    Case("Gamma-batched", lambda d, T: d.Gamma(T([0.5, 2.0, 5.0]), T([1.0, 0.5, 3.0])), [0.3, 2.0, 1.5], tags=["implicit"]),
+    Case("Gamma-numbers-f32", lambda d, T: d.Gamma(2.0, 3.0), [0.3, 2.0, 1.5], dtype="float32", tags=["implicit"]),
+    Case(
+        "Gamma-broadcast-f32",
+        lambda d, T: d.Gamma(T([[0.7], [3.0]]), T([1.0, 2.0])),
+        [0.3, 2.0],
+        dtype="float32",
+        tags=["implicit"],
+    ),
+    Case("Chi2", lambda d, T: d.Chi2(T([1.0, 3.0, 10.0])), [0.5, 2.0, 8.0], tags=["implicit"]),
+    Case("Beta-batched", lambda d, T: d.Beta(T([0.5, 2.0, 5.0]), T([0.5, 3.0, 1.0])), [0.2, 0.5, 0.9], tags=["implicit"]),
+    Case("Beta-numbers-f32", lambda d, T: d.Beta(2.0, 3.0), [0.2, 0.5, 0.9], dtype="float32", tags=["implicit"]),
+    Case(
+        "Dirichlet-batched",
+        lambda d, T: d.Dirichlet(T([[0.5, 1.0, 2.0], [3.0, 1.0, 0.3]])),
+        [0.2, 0.3, 0.5],
+        tags=["implicit"],
+    ),
+    Case("Dirichlet-f32", lambda d, T: d.Dirichlet(T([2.0, 4.0])), [[0.25, 0.75], [0.5, 0.5]], dtype="float32", tags=["implicit"]),
+    Case(
+        "StudentT-heavy",
+        lambda d, T: d.StudentT(T([0.8, 1.5, 5.0]), T([0.0, 1.0, -1.0]), T([1.0, 2.0, 0.5])),
+        [0.5, -2.0, 3.0],
+        stat=None,
+        tags=["implicit"],
+    ),
+    Case("StudentT", lambda d, T: d.StudentT(T([6.0, 10.0]), T([0.5, -1.0]), T([2.0, 0.5])), [0.5, -2.0], tags=["implicit"]),
+    Case("StudentT-number-f32", lambda d, T: d.StudentT(7.0), [0.5, -2.0], dtype="float32", tags=["implicit"]),
+    Case("Poisson", lambda d, T: d.Poisson(T([0.5, 3.0, 20.0])), [0.0, 2.0, 18.0], stat="pmf"),
+    Case("Poisson-number-f32", lambda d, T: d.Poisson(4.0), [0.0, 2.0, 7.0], dtype="float32", stat="pmf"),
+    Case(
+        "Binomial-probs",
+        lambda d, T: d.Binomial(T([5.0, 5.0, 5.0]), T([0.2, 0.5, 0.9])),
+        [0.0, 2.0, 5.0],
+        stat="pmf",
+        constant_params=(0,),
+    ),
+    Case("Binomial-logits-f32", lambda d, T: d.Binomial(10, logits=T([-1.0, 0.0, 2.0])), [3.0, 5.0, 9.0], dtype="float32", stat="pmf"),
+    Case(
+        "Binomial-inhomogeneous",
+        lambda d, T: d.Binomial(T([3.0, 10.0]), T([0.3, 0.6])),
+        [1.0, 7.0],
+        stat="pmf",
+        constant_params=(0,),
+    ),
+    Case(
+        "Multinomial",
+        lambda d, T: d.Multinomial(4, T([[0.2, 0.3, 0.5], [0.5, 0.25, 0.25]])),
+        [[1.0, 1.0, 2.0], [4.0, 0.0, 0.0]],
+        stat="pmf",
+    ),
+    Case("Multinomial-logits-f32", lambda d, T: d.Multinomial(3, logits=T([0.0, 1.0])), [[1.0, 2.0]], dtype="float32", stat="pmf"),
+    Case(
+        "NegativeBinomial",
+        lambda d, T: d.NegativeBinomial(T([2.0, 5.0, 0.5]), T([0.3, 0.5, 0.8])),
+        [0.0, 3.0, 1.0],
+        stat="pmf",
+    ),
+    Case(
+        "NegativeBinomial-logits-f32",
+        lambda d, T: d.NegativeBinomial(T([3.0]), logits=T([-0.5, 0.5])),
+        [2.0, 0.0],
+        dtype="float32",
+        stat="pmf",
+    ),
+    Case("Weibull", lambda d, T: d.Weibull(T([1.0, 2.0, 0.5]), T([0.8, 1.5, 3.0])), [0.3, 2.0, 0.5], stat="cdf"),
+    Case("Weibull-numbers-f32", lambda d, T: d.Weibull(2.0, 1.5), [0.3, 2.0, 0.5], dtype="float32", stat="cdf"),
+    Case("Kumaraswamy", lambda d, T: d.Kumaraswamy(T([0.5, 2.0, 5.0]), T([0.5, 3.0, 1.0])), [0.2, 0.5, 0.9], stat="cdf"),
+    Case(
+        "FisherSnedecor",
+        lambda d, T: d.FisherSnedecor(T([5.0, 10.0, 1.5]), T([30.0, 40.0, 3.0])),
+        [0.5, 1.2, 2.0],
+        stat=None,
+        tags=["implicit"],
+    ),
+    Case("FisherSnedecor-f32", lambda d, T: d.FisherSnedecor(T([5.0, 10.0]), T([30.0, 40.0])), [0.5, 1.2], dtype="float32", tags=["implicit"]),
+    Case("InverseGamma", lambda d, T: d.InverseGamma(T([6.0, 8.0, 1.5]), T([1.0, 2.0, 0.5])), [0.3, 0.2, 1.0], stat=None, tags=["implicit"]),
+    Case("InverseGamma-f32", lambda d, T: d.InverseGamma(T([6.0, 8.0]), T([1.0, 2.0])), [0.3, 0.2], dtype="float32", tags=["implicit"]),
+    Case(
+        "LKJCholesky",
+        lambda d, T: d.LKJCholesky(3, T([0.5, 2.0])),
+        [[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]],
+        stat=None,
+    ),
+    Case(
+        "LKJCholesky-number-f32",
+        lambda d, T: d.LKJCholesky(2, 1.5),
+        [[1.0, 0.0], [-0.28, 0.96]],
+        dtype="float32",
+        stat=None,
+    ),
+    Case(
+        "Wishart-cov",
+        lambda d, T: d.Wishart(T([4.0, 6.0]), covariance_matrix=T([[2.0, 0.5], [0.5, 1.0]])),
+        [[1.5, 0.2], [0.2, 0.8]],
+        tags=["implicit"],
+    ),
+    Case(
+        "Wishart-scale_tril-f32",
+        lambda d, T: d.Wishart(T(5.0), scale_tril=T([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [0.1, -0.3, 0.7]])),
+        [[2.0, 0.5, 0.1], [0.5, 3.0, 0.2], [0.1, 0.2, 1.0]],
+        dtype="float32",
+        tags=["implicit"],
+    ),
+    Case(
+        "Wishart-precision",
+        lambda d, T: d.Wishart(T(3.5), precision_matrix=T([[2.0, 0.5], [0.5, 1.0]])),
+        [[1.5, 0.2], [0.2, 0.8]],
+        stat=None,
+        tags=["implicit"],
     ),
     Case(
         "Independent-Normal",

@@ -77,6 +77,18 @@ def mvn3(d: Any, T: Any) -> Any:
     return d.MultivariateNormal(T([0.2, 0.0, 1.0]), T([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 0.7]]))
 
 
+def gamma(d: Any, T: Any) -> Any:
+    return d.Gamma(T([0.5, 2.0, 5.0]), T([1.0, 0.5, 3.0]))
+
+
+def beta(d: Any, T: Any) -> Any:
+    return d.Beta(T([0.5, 2.0, 5.0]), T([0.5, 3.0, 1.0]))
+
+
+def poisson(d: Any, T: Any) -> Any:
+    return d.Poisson(T([0.5, 3.0, 20.0]))
+
+
 PAIRS = {
     "Normal-Normal": _pair(normal, normal2),
     "Normal-Normal-f32": _pair(normal, normal2, "float32"),
@@ -152,6 +164,40 @@ PAIRS = {
     "LowRankMultivariateNormal-LowRankMultivariateNormal": _pair(lowrank, lowrank2),
     "LowRankMultivariateNormal-MultivariateNormal": _pair(lowrank, mvn3),
     "MultivariateNormal-LowRankMultivariateNormal": _pair(mvn3, lowrank2),
+    "Gamma-Gamma": _pair(gamma, lambda d, T: d.Gamma(T([1.0, 1.0, 2.0]), T([2.0, 0.5, 1.0]))),
+    "Gamma-Gamma-f32": _pair(gamma, lambda d, T: d.Gamma(T(1.5), T(2.0)), "float32"),
+    "Chi2-Gamma (subclass)": _pair(lambda d, T: d.Chi2(T([1.0, 3.0, 10.0])), gamma),
+    "Beta-Beta": _pair(beta, lambda d, T: d.Beta(T([1.0, 1.0, 2.0]), T([2.0, 0.5, 1.0]))),
+    "Dirichlet-Dirichlet": _pair(
+        lambda d, T: d.Dirichlet(T([[0.5, 1.0, 2.0], [3.0, 1.0, 0.3]])), lambda d, T: d.Dirichlet(T([1.0, 2.0, 1.0]))
+    ),
+    "Poisson-Poisson": _pair(poisson, lambda d, T: d.Poisson(T([1.0, 1.0, 25.0]))),
+    "Binomial-Binomial": _pair(
+        lambda d, T: d.Binomial(T([5.0, 8.0, 3.0]), T([0.2, 0.5, 0.9])),
+        lambda d, T: d.Binomial(T([5.0, 5.0, 3.0]), logits=T([0.0, 1.0, -1.0])),
+    ),
+    "Gumbel-Gumbel": _pair(gumbel, lambda d, T: d.Gumbel(T([0.0, 1.0, 0.5]), T([1.0, 2.0, 0.3]))),
+    "Bernoulli-Poisson": _pair(lambda d, T: d.Bernoulli(probs=T([0.2, 0.5, 0.9])), poisson),
+    "Beta-Exponential": _pair(beta, exponential),
+    "Beta-Gamma": _pair(beta, gamma),
+    "Beta-Normal": _pair(beta, normal),
+    "Beta-Uniform": _pair(beta, uniform_wide),
+    "Beta-ContinuousBernoulli": _pair(beta, cbern),
+    "Beta-Pareto (inf)": _pair(beta, pareto),
+    "Exponential-Gamma": _pair(exponential, gamma),
+    "Gamma-Exponential": _pair(gamma, exponential),
+    "Gamma-Gumbel": _pair(gamma, gumbel),
+    "Gamma-Normal": _pair(gamma, normal),
+    "Gamma-Uniform (inf)": _pair(gamma, uniform),
+    "Pareto-Gamma": _pair(pareto, gamma),
+    "Poisson-Binomial (inf)": _pair(poisson, lambda d, T: d.Binomial(T(10.0), T(0.5))),
+    "Uniform-Beta": _pair(lambda d, T: d.Uniform(T([0.1, 0.0, 0.2]), T([0.9, 0.5, 1.0])), beta),
+    "Uniform-Gamma": _pair(uniform, gamma),
+    "Normal-Gamma (inf)": _pair(normal, gamma),
+    "Wishart-Wishart (Bregman)": _pair(
+        lambda d, T: d.Wishart(T([4.0, 6.0]), covariance_matrix=T([[2.0, 0.5], [0.5, 1.0]])),
+        lambda d, T: d.Wishart(T(5.0), scale_tril=T([[1.0, 0.0], [0.3, 0.8]])),
+    ),
     "Bernoulli-Bernoulli (expfamily dispatch on subclass)": _pair(
         lambda d, T: d.Bernoulli(probs=T([0.3])), lambda d, T: d.Bernoulli(probs=T([0.6]))
     ),
@@ -275,3 +321,11 @@ def test_registered_pairs_are_torchs_among_shared_distributions():
     shared = set(torch.distributions.__all__)
     assert sorted(p for p in theirs - ours if p[0] in shared and p[1] in shared) == []
     assert sorted(ours - theirs) == []
+
+
+def test_binomial_kl_with_larger_q_count_is_not_implemented():
+    d = torch.distributions
+    p = d.Binomial(torch.tensor([3.0]), torch.tensor([0.5]))
+    q = d.Binomial(torch.tensor([5.0]), torch.tensor([0.5]))
+    with pytest.raises(NotImplementedError, match="q.total_count > p.total_count"):
+        d.kl_divergence(p, q)
