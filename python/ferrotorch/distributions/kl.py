@@ -56,9 +56,13 @@ def register_kl(type_p: type, type_q: type) -> Callable[[Callable], Callable]:
     """Decorator registering a function ``fun(p, q)`` as KL(p || q) for these two types
     (and their subclasses, unless a more specific pair is registered).
 
-    >>> @register_kl(Normal, Normal)
-    ... def kl_normal_normal(p, q):
-    ...     ...
+    >>> class Wide(Normal):
+    ...     pass
+    >>> @register_kl(Wide, Normal)
+    ... def kl_wide_normal(p, q):
+    ...     return kl_divergence(Normal(p.loc, p.scale), q)
+    >>> kl_divergence(Wide(0.0, 2.0), Normal(0.0, 1.0))
+    tensor(0.8069)
     """
     for name, t in (("type_p", type_p), ("type_q", type_q)):
         if not (isinstance(t, type) and issubclass(t, Distribution)):
