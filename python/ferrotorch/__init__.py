@@ -253,6 +253,8 @@ def seed() -> int:
     cuda.manual_seed_all(s)
     return s
 
+from . import distributions  # noqa: E402
+
 # Activations PyTorch also has as torch.* functions.
 from .nn._functional_activation import (  # noqa: E402
     celu,
