@@ -217,7 +217,38 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import (  # noqa: E402
+    autograd,
+    backends,
+    cuda,
+    linalg,  # noqa: E402
+    multiprocessing,
+    nn,
+    optim,
+    utils,
+)
+from .linalg._torch_functions import (  # noqa: E402
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    det,
+    eig,
+    inverse,
+    logdet,
+    lstsq,
+    lu,
+    lu_solve,
+    lu_unpack,
+    matrix_rank,
+    qr,
+    slogdet,
+    solve,
+    symeig,
+    triangular_solve,
+)
+from .linalg._torch_functions import install as _install_linalg  # noqa: E402
+
+_install_linalg()
 from .cuda import AcceleratorError  # noqa: E402
 
 

@@ -15,6 +15,12 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
+    /// A singular or indefinite matrix in a factorization: `torch.linalg.LinAlgError`.
+    #[error("{0}")]
+    LinAlg(String),
+    /// A dtype an op has no kernel for (integers in linalg): `NotImplementedError`.
+    #[error("{0}")]
+    NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.
     /// `op` is the operation that asked, when known, so the message says who wanted the bytes.
     #[error("{}DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.", op_prefix(.op))]

@@ -11,6 +11,7 @@ mod errors;
 mod functions_misc;
 mod functions_nn;
 mod interop;
+mod linalg;
 mod methods_index;
 mod methods_math;
 mod methods_ops_extra;
@@ -52,5 +53,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dlpack::register(m)?;
     shared::register(m)?;
     cuda::register(m)?;
+    linalg::register(m)?;
     Ok(())
 }
