@@ -243,6 +243,7 @@ from .linalg._torch_functions import (  # noqa: E402
     qr,
     slogdet,
     solve,
+    svd,
     symeig,
     triangular_solve,
 )

@@ -13,4 +13,5 @@ from .._core import LinAlgError
 from ._factorizations import cholesky, cholesky_ex, lu, lu_factor, lu_factor_ex
 from ._inverses import det, inv, inv_ex, slogdet
 from ._solvers import lu_solve, solve, solve_ex, solve_triangular
+from ._spectral import eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
 

@@ -17,6 +17,11 @@ _FIELDS = {
     "linalg_lu": ["P", "L", "U"],
     "lu_unpack": ["P", "L", "U"],
     "triangular_solve": ["solution", "cloned_coefficient"],
+    "linalg_qr": ["Q", "R"],
+    "linalg_eigh": ["eigenvalues", "eigenvectors"],
+    "linalg_eig": ["eigenvalues", "eigenvectors"],
+    "linalg_svd": ["U", "S", "Vh"],
+    "svd": ["U", "S", "V"],
 }
 
 
@@ -37,3 +42,8 @@ linalg_lu_factor_ex = _make("linalg_lu_factor_ex", _FIELDS["linalg_lu_factor_ex"
 linalg_lu = _make("linalg_lu", _FIELDS["linalg_lu"])
 lu_unpack = _make("lu_unpack", _FIELDS["lu_unpack"])
 triangular_solve = _make("triangular_solve", _FIELDS["triangular_solve"])
+linalg_qr = _make("linalg_qr", _FIELDS["linalg_qr"])
+linalg_eigh = _make("linalg_eigh", _FIELDS["linalg_eigh"])
+linalg_eig = _make("linalg_eig", _FIELDS["linalg_eig"])
+linalg_svd = _make("linalg_svd", _FIELDS["linalg_svd"])
+svd = _make("svd", _FIELDS["svd"])

@@ -14,6 +14,7 @@ from ._inverses import cholesky_inverse, det, logdet
 from ._inverses import inv as inverse
 from ._inverses import torch_slogdet as slogdet
 from ._solvers import cholesky_solve
+from ._spectral import torch_svd as svd
 
 
 def _removed(name: str, replacement: str) -> Any:
@@ -80,6 +81,7 @@ def install() -> None:
     Tensor.lu = lu  # type: ignore[attr-defined]
     Tensor.lu_solve = lu_solve  # type: ignore[attr-defined]
     Tensor.triangular_solve = triangular_solve  # type: ignore[attr-defined]
+    Tensor.svd = svd  # type: ignore[attr-defined]
 
 
 __all__ = [
@@ -89,6 +91,7 @@ __all__ = [
     "matrix_rank",
     "qr",
     "solve",
+    "svd",
     "symeig",
     "cholesky_inverse",
     "cholesky_solve",

@@ -3,6 +3,8 @@
 
 use crate::errors::{IntoPy, LinAlgError};
 use crate::tensor::PyTensor;
+use ferrotorch::linalg::eigh::parse_uplo;
+use ferrotorch::linalg::qr::QrMode;
 use pyo3::prelude::*;
 
 type T2 = (PyTensor, PyTensor);
@@ -166,6 +168,40 @@ fn _cholesky_inverse(py: Python<'_>, l: PyRef<'_, PyTensor>, upper: bool) -> PyR
     Ok(PyTensor::new(py.detach(|| l.cholesky_inverse(upper)).py()?))
 }
 
+#[pyfunction]
+fn _linalg_qr(py: Python<'_>, a: PyRef<'_, PyTensor>, mode: &str) -> PyResult<T2> {
+    let a = a.t.clone();
+    let mode = QrMode::parse(mode).py()?;
+    Ok(pair(py.detach(|| a.linalg_qr(mode)).py()?))
+}
+
+#[pyfunction]
+fn _linalg_eigh(py: Python<'_>, a: PyRef<'_, PyTensor>, uplo: &str) -> PyResult<T2> {
+    let a = a.t.clone();
+    let upper = parse_uplo(uplo).py()?;
+    Ok(pair(py.detach(|| a.linalg_eigh(upper)).py()?))
+}
+
+#[pyfunction]
+fn _linalg_eigvalsh(py: Python<'_>, a: PyRef<'_, PyTensor>, uplo: &str) -> PyResult<PyTensor> {
+    let a = a.t.clone();
+    let upper = parse_uplo(uplo).py()?;
+    Ok(PyTensor::new(py.detach(|| a.linalg_eigvalsh(upper)).py()?))
+}
+
+#[pyfunction]
+fn _linalg_svd(py: Python<'_>, a: PyRef<'_, PyTensor>, full_matrices: bool) -> PyResult<T3> {
+    let a = a.t.clone();
+    let (u, s, vh) = py.detach(|| a.linalg_svd(full_matrices)).py()?;
+    Ok((PyTensor::new(u), PyTensor::new(s), PyTensor::new(vh)))
+}
+
+#[pyfunction]
+fn _linalg_svdvals(py: Python<'_>, a: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+    let a = a.t.clone();
+    Ok(PyTensor::new(py.detach(|| a.linalg_svdvals()).py()?))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LinAlgError", m.py().get_type::<LinAlgError>())?;
     m.add_function(wrap_pyfunction!(_linalg_solve, m)?)?;
@@ -184,5 +220,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_solve_triangular, m)?)?;
     m.add_function(wrap_pyfunction!(_cholesky_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_cholesky_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_qr, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_eigh, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_eigvalsh, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_svd, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_svdvals, m)?)?;
     Ok(())
 }

@@ -95,3 +95,20 @@ pub(crate) fn first_failure(info: &[i32]) -> Option<(usize, i32)> {
         .find(|(_, &i)| i != 0)
         .map(|(b, &i)| (b, i))
 }
+
+/// The dtype check of ops whose PyTorch kernel names itself for unsupported dtypes
+/// (`"linalg_eigh_cpu" not implemented for 'Long'`).
+pub(crate) fn kernel_dtype(kernel: &str, t: &Tensor) -> Result<()> {
+    if matches!(t.dtype(), DType::F32 | DType::F64) {
+        return Ok(());
+    }
+    Err(Error::NotImplemented(format!(
+        "\"{kernel}\" not implemented for '{}'",
+        scalar_type_name(t.dtype())
+    )))
+}
+
+/// Whether every element is finite (NaN and inf make the iterative solvers fail).
+pub(crate) fn all_finite(t: &Tensor) -> Result<bool> {
+    Ok(t.try_to_vec::<f64>()?.iter().all(|x| x.is_finite()))
+}

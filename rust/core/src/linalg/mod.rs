@@ -4,12 +4,16 @@
 
 mod check;
 mod matrices;
+mod multi_output;
 mod triangle;
 
 pub mod cholesky;
 pub mod det;
+pub mod eigh;
 pub mod inv;
 pub mod lu;
 pub mod lu_solve;
+pub mod qr;
 pub mod solve;
+pub mod svd;
 pub mod triangular;
