@@ -228,9 +228,11 @@ from . import (  # noqa: E402
     utils,
 )
 from .linalg._torch_functions import (  # noqa: E402
+    chain_matmul,
     cholesky,
     cholesky_inverse,
     cholesky_solve,
+    cross,
     det,
     eig,
     inverse,
@@ -239,7 +241,10 @@ from .linalg._torch_functions import (  # noqa: E402
     lu,
     lu_solve,
     lu_unpack,
+    matrix_exp,
+    matrix_power,
     matrix_rank,
+    pinverse,
     qr,
     slogdet,
     solve,

@@ -10,8 +10,14 @@ tensor(5.)
 from __future__ import annotations
 
 from .._core import LinAlgError
+from .._core import Tensor as _Tensor
 from ._factorizations import cholesky, cholesky_ex, lu, lu_factor, lu_factor_ex
 from ._inverses import det, inv, inv_ex, slogdet
+from ._least_squares import lstsq, matrix_rank, pinv
+from ._norms import cond, matrix_norm, norm, vector_norm
+from ._products import cross, diagonal, matrix_exp, matrix_power, multi_dot, vecdot
 from ._solvers import lu_solve, solve, solve_ex, solve_triangular
 from ._spectral import eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
+
+matmul = _Tensor.matmul
 

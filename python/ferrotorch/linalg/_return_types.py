@@ -22,6 +22,7 @@ _FIELDS = {
     "linalg_eig": ["eigenvalues", "eigenvectors"],
     "linalg_svd": ["U", "S", "Vh"],
     "svd": ["U", "S", "V"],
+    "linalg_lstsq": ["solution", "residuals", "rank", "singular_values"],
 }
 
 
@@ -47,3 +48,4 @@ linalg_eigh = _make("linalg_eigh", _FIELDS["linalg_eigh"])
 linalg_eig = _make("linalg_eig", _FIELDS["linalg_eig"])
 linalg_svd = _make("linalg_svd", _FIELDS["linalg_svd"])
 svd = _make("svd", _FIELDS["svd"])
+linalg_lstsq = _make("linalg_lstsq", _FIELDS["linalg_lstsq"])

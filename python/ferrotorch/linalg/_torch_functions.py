@@ -13,6 +13,9 @@ from ._factorizations import lu_unpack
 from ._inverses import cholesky_inverse, det, logdet
 from ._inverses import inv as inverse
 from ._inverses import torch_slogdet as slogdet
+from ._least_squares import pinverse
+from ._products import chain_matmul, matrix_exp, matrix_power
+from ._products import torch_cross as cross
 from ._solvers import cholesky_solve
 from ._spectral import torch_svd as svd
 
@@ -82,10 +85,19 @@ def install() -> None:
     Tensor.lu_solve = lu_solve  # type: ignore[attr-defined]
     Tensor.triangular_solve = triangular_solve  # type: ignore[attr-defined]
     Tensor.svd = svd  # type: ignore[attr-defined]
+    Tensor.pinverse = pinverse  # type: ignore[attr-defined]
+    Tensor.matrix_power = matrix_power  # type: ignore[attr-defined]
+    Tensor.matrix_exp = matrix_exp  # type: ignore[attr-defined]
+    Tensor.cross = cross  # type: ignore[attr-defined]
 
 
 __all__ = [
+    "chain_matmul",
     "cholesky",
+    "cross",
+    "matrix_exp",
+    "matrix_power",
+    "pinverse",
     "eig",
     "lstsq",
     "matrix_rank",
