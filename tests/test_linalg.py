@@ -319,6 +319,20 @@ def test_torch_lu_does_not_raise_for_singular_matrices():
         assert LU.shape == (2, 3, 3) and pivots.tolist() == [[1, 2, 3], [1, 2, 3]]
 
 
+def test_gradients_at_singular_matrices():
+    """det's gradient there is PyTorch's (zeros); slogdet's is infinite, not an error."""
+    singular = [[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]], [[2.0, 1.0], [1.0, 3.0]]]
+    grads = []
+    for lib in (torch, pt):
+        A = lib.tensor(singular, dtype=lib.float64, requires_grad=True)
+        lib.linalg.det(A).sum().backward()
+        grads.append(np.array(A.grad.tolist()))
+    np.testing.assert_allclose(grads[0], grads[1], atol=1e-12)
+    A = torch.tensor(singular[0], dtype=torch.float64, requires_grad=True)
+    torch.linalg.slogdet(A).logabsdet.backward()
+    assert not np.isfinite(np.array(A.grad.tolist())).any()
+
+
 def test_linalg_error_is_a_runtime_error():
     assert issubclass(torch.linalg.LinAlgError, RuntimeError)
     with pytest.raises(RuntimeError):

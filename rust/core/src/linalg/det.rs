@@ -5,7 +5,7 @@ use super::lu::factor_all;
 use super::matrices::{batch_dims, read, with_real, write_scalars, Real};
 use super::triangle::mt;
 use crate::autograd::{is_grad_enabled, record};
-use crate::{Result, Tensor};
+use crate::{Result, Scalar, Tensor};
 
 /// det of one factored matrix: the product of U's diagonal, negated per row swap.
 fn lu_det<T: Real>(f: &super::lu::Lu<T>) -> (T, T, T) {
@@ -42,10 +42,20 @@ fn forward<T: Real>(a: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
     ))
 }
 
-/// g (one value per matrix) times A^-T.
-fn times_inverse_t(g: &Tensor, a: &Tensor) -> Result<Tensor> {
-    let ginv = mt(&a.linalg_inv_ex(true)?.0)?;
-    g.unsqueeze(-1)?.unsqueeze(-1)?.mul(&ginv)
+/// g (one value per matrix) times A^-T; for a singular A the inverse holds infinities (as
+/// PyTorch's does), and with `zero_if_singular` the product is 0 there instead (det's
+/// gradient there is det (= 0) times it, which PyTorch reports as 0).
+fn times_inverse_t(g: &Tensor, a: &Tensor, zero_if_singular: bool) -> Result<Tensor> {
+    let (inv, info) = a.linalg_inv_ex(false)?;
+    let out = g.unsqueeze(-1)?.unsqueeze(-1)?.mul(&mt(&inv)?)?;
+    if !zero_if_singular {
+        return Ok(out);
+    }
+    let invertible = info
+        .eq_scalar(Scalar::Int(0))?
+        .unsqueeze(-1)?
+        .unsqueeze(-1)?;
+    invertible.where_(&out, &Tensor::scalar(Scalar::Float(0.0), out.dtype()))
 }
 
 impl Tensor {
@@ -67,7 +77,7 @@ impl Tensor {
                     s[1].clone()
                 };
                 // d det = det tr(A^-1 dA): gA = g det A^-T.
-                Ok(vec![Some(times_inverse_t(&g.mul(&det)?, a)?)])
+                Ok(vec![Some(times_inverse_t(&g.mul(&det)?, a, true)?)])
             },
         ))
     }
@@ -86,7 +96,7 @@ impl Tensor {
             &[self],
             &[self],
             false,
-            |g, s| Ok(vec![Some(times_inverse_t(g, &s[0])?)]),
+            |g, s| Ok(vec![Some(times_inverse_t(g, &s[0], false)?)]),
         );
         Ok((sign, logabs))
     }

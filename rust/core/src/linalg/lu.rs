@@ -338,3 +338,79 @@ fn lu_factor_backward(g: &Tensor, lu: &Tensor, pivots: &Tensor) -> Result<Tensor
         .collect();
     permute_rows(&ga, &perms, true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// P L U for a factored m x n matrix, as a dense matrix.
+    fn reconstruct(lu: &Mat<f64>, piv: &[usize]) -> Mat<f64> {
+        let (m, n) = (lu.nrows(), lu.ncols());
+        let k = m.min(n);
+        let l = Mat::from_fn(m, k, |i, j| match i.cmp(&j) {
+            std::cmp::Ordering::Greater => lu[(i, j)],
+            std::cmp::Ordering::Equal => 1.0,
+            std::cmp::Ordering::Less => 0.0,
+        });
+        let u = Mat::from_fn(k, n, |i, j| if i <= j { lu[(i, j)] } else { 0.0 });
+        let mut a = &l * &u;
+        // Undo the swaps in reverse order: A = P (L U).
+        for (j, &p) in piv.iter().enumerate().rev() {
+            swap_rows(a.as_mut(), j, p);
+        }
+        a
+    }
+
+    fn sample(m: usize, n: usize) -> Mat<f64> {
+        Mat::from_fn(m, n, |i, j| {
+            (((i * 7 + j * 13) % 17) as f64 - 8.0) / 3.0 + (i == j) as u8 as f64
+        })
+    }
+
+    #[test]
+    fn factors_reconstruct_square_tall_and_wide_matrices() {
+        for (m, n) in [(1, 1), (5, 5), (37, 37), (40, 23), (23, 40), (70, 70)] {
+            let a = sample(m, n);
+            let mut lu = a.clone();
+            let mut piv = vec![0; m.min(n)];
+            assert_eq!(lu_in_place(lu.as_mut(), &mut piv), 0, "{m}x{n}");
+            let back = reconstruct(&lu, &piv);
+            for i in 0..m {
+                for j in 0..n {
+                    assert!(
+                        (back[(i, j)] - a[(i, j)]).abs() < 1e-10,
+                        "{m}x{n} at ({i}, {j})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pivots_follow_lapack() {
+        let mut a = Mat::from_fn(2, 2, |i, j| [[1.0, 2.0], [3.0, 4.0]][i][j]);
+        let mut piv = vec![0; 2];
+        assert_eq!(lu_in_place(a.as_mut(), &mut piv), 0);
+        assert_eq!(piv, vec![1, 1]);
+        assert_eq!((a[(0, 0)], a[(0, 1)]), (3.0, 4.0));
+        assert!((a[(1, 0)] - 1.0f64 / 3.0).abs() < 1e-15);
+        assert!((a[(1, 1)] - 2.0f64 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn zero_pivots_are_reported_and_left_finite() {
+        let mut z = Mat::<f64>::zeros(20, 20);
+        let mut piv = vec![0; 20];
+        assert_eq!(lu_in_place(z.as_mut(), &mut piv), 1);
+        assert!(piv.iter().enumerate().all(|(j, &p)| p == j));
+        assert!(z.col_iter().all(|c| c.iter().all(|&x| x == 0.0)));
+        // A zero column in the middle: the first zero pivot is its (1-based) index.
+        let mut a = sample(6, 6);
+        for i in 0..6 {
+            a[(i, 3)] = 0.0;
+        }
+        let mut piv = vec![0; 6];
+        assert_eq!(lu_in_place(a.as_mut(), &mut piv), 4);
+        assert!(a.col_iter().all(|c| c.iter().all(|x| x.is_finite())));
+    }
+}
