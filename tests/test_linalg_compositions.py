@@ -98,6 +98,11 @@ CASES = [
     Case("torch_cross", lambda L, a, b: (L.cross(a, b, dim=1), a.cross(b, dim=1)), [Arg(D, (2, 3)), Arg(D, (2, 3))]),
     Case("vecdot", lambda L, a, b: L.linalg.vecdot(a, b), [Arg(D, (2, 4)), Arg(D, (4,))]),
     Case("vecdot_dim", lambda L, a, b: L.linalg.vecdot(a, b, dim=0), [Arg(D, (3, 2), True), Arg(D, (3, 2))]),
+    Case("vander", lambda L, x: (L.linalg.vander(x), L.linalg.vander(x, N=5)), [Arg(D, (2, 3))]),
+    Case("tensorinv", lambda L, A: L.linalg.tensorinv(A.reshape(6, 2, 3), ind=1), [Arg(G, (6, 6))]),
+    Case("tensorinv_ind2", lambda L, A: L.linalg.tensorinv(A.reshape(2, 3, 3, 2)), [Arg(G, (6, 6), True)]),
+    Case("tensorsolve", lambda L, A, B: L.linalg.tensorsolve(A.reshape(2, 3, 6), B.reshape(2, 3)), [Arg(G, (6, 6)), Arg(D, (6,))]),
+    Case("tensorsolve_dims", lambda L, A, B: L.linalg.tensorsolve(A.reshape(6, 2, 3), B, dims=(0,)), [Arg(G, (6, 6)), Arg(D, (2, 3))]),
     Case("diagonal", lambda L, A: (L.linalg.diagonal(A), L.linalg.diagonal(A, offset=1, dim1=0, dim2=2)), [Arg(D, (3, 4, 5))]),
     Case("matrix_exp", lambda L, A: L.linalg.matrix_exp(A), [Arg(D, (3, 3))]),
     Case("matrix_exp_large_norm", lambda L, A: L.linalg.matrix_exp(3 * A), [Arg(D, (2, 4, 4))]),
@@ -159,6 +164,7 @@ def test_pinv_gradient_with_repeated_singular_values():
 
 def test_integer_matrix_power_and_products():
     for lib in (torch, pt):
+        assert lib.linalg.vander(lib.tensor([1, 2, 3])).tolist() == [[1, 1, 1], [1, 2, 4], [1, 3, 9]]
         A = lib.tensor([[1, 2], [3, 4]])
         assert lib.linalg.matrix_power(A, 3).tolist() == [[37, 54], [81, 118]]
         assert lib.linalg.matrix_power(A, 0).dtype == lib.int64
@@ -214,6 +220,12 @@ ERRORS = [
     lambda L: L.linalg.vecdot(_t(L, 3, dtype="int64"), _t(L, 3, dtype="int64")),
     lambda L: L.linalg.matrix_exp(_t(L, 2, 3)),
     lambda L: L.linalg.matrix_exp(_t(L, 3, 3, dtype="int64")),
+    lambda L: L.linalg.vander(L.tensor(1.0)),
+    lambda L: L.linalg.vander(_t(L, 3), N=1),
+    lambda L: L.linalg.tensorinv(_t(L, 2, 3, 4), ind=1),
+    lambda L: L.linalg.tensorinv(_t(L, 4, 6, 8, 3), ind=0),
+    lambda L: L.linalg.tensorinv(_t(L, 2, 3, 6, dtype="int64"), ind=2),
+    lambda L: L.linalg.tensorsolve(_t(L, 2, 3, 6), _t(L, 2, 4)),
 ]
 
 

@@ -15,9 +15,10 @@ from ._factorizations import cholesky, cholesky_ex, lu, lu_factor, lu_factor_ex
 from ._inverses import det, inv, inv_ex, slogdet
 from ._least_squares import lstsq, matrix_rank, pinv
 from ._norms import cond, matrix_norm, norm, vector_norm
-from ._products import cross, diagonal, matrix_exp, matrix_power, multi_dot, vecdot
+from ._products import cross, diagonal, matrix_exp, matrix_power, multi_dot, vander, vecdot
 from ._solvers import lu_solve, solve, solve_ex, solve_triangular
 from ._spectral import eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
+from ._tensor_equations import tensorinv, tensorsolve
 
 matmul = _Tensor.matmul
 

@@ -140,6 +140,18 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     return (x * y).sum(dim)
 
 
+def vander(x: Tensor, N: Optional[int] = None) -> Tensor:
+    """The Vandermonde matrix of x: columns ``x**0, x**1, ..., x**(N-1)`` (N defaults to
+    ``x.shape[-1]``), batched over x's leading dims."""
+    n = x.shape[-1] if x.ndim and N is None else N
+    if x.ndim == 0 or n is None or n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = [_core.ones_like(x)]
+    for _ in range(n - 1):
+        powers.append(powers[-1] * x)
+    return _core.stack(powers, -1)
+
+
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """``linalg.diagonal``: ``torch.diagonal`` with the last two dims as the default."""
     return A.diagonal(offset, dim1, dim2)
