@@ -230,12 +230,41 @@ from . import (  # noqa: E402
     backends,
     cuda,
     func,
+    linalg,
     multiprocessing,
     nn,
     optim,
     special,
     utils,
 )
+from .linalg._torch_functions import (  # noqa: E402
+    chain_matmul,
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    cross,
+    det,
+    eig,
+    inverse,
+    logdet,
+    lstsq,
+    lu,
+    lu_solve,
+    lu_unpack,
+    matrix_exp,
+    matrix_power,
+    matrix_rank,
+    pinverse,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    symeig,
+    triangular_solve,
+)
+from .linalg._torch_functions import install as _install_linalg  # noqa: E402
+
+_install_linalg()
 from .cuda import AcceleratorError  # noqa: E402
 from .func import vmap  # noqa: E402
 

@@ -15,7 +15,10 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
-    /// An op, dtype or derivative PyTorch itself does not provide: `NotImplementedError`.
+    /// A singular or indefinite matrix in a factorization: `torch.linalg.LinAlgError`.
+    #[error("{0}")]
+    LinAlg(String),
+    /// A dtype an op has no kernel for (integers in linalg): `NotImplementedError`.
     #[error("{0}")]
     NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.

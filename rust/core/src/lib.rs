@@ -22,6 +22,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod layout;
+pub mod linalg;
 pub mod ops;
 pub mod optim;
 pub mod random;

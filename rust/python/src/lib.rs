@@ -12,6 +12,7 @@ mod functions_misc;
 mod functions_nn;
 mod functions_special;
 mod interop;
+mod linalg;
 mod methods_index;
 mod methods_math;
 mod methods_ops_extra;
@@ -57,5 +58,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shared::register(m)?;
     storage_views::register(m)?;
     cuda::register(m)?;
+    linalg::register(m)?;
     Ok(())
 }
