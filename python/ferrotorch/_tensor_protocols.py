@@ -49,10 +49,10 @@ def _contains(self: Tensor, element: Any) -> bool:
 
 
 def _format(self: Tensor, spec: str) -> str:
-    """0-d tensors format as their Python number; others as their repr (as PyTorch)."""
-    if self.ndim == 0 and spec:
+    """0-d tensors format as their Python number (``f"{loss:.3f}"``); others as objects do."""
+    if self.ndim == 0:
         return format(self.item(), spec)
-    return object.__format__(self, spec) if not spec else repr(self)
+    return object.__format__(self, spec)
 
 
 def install() -> None:

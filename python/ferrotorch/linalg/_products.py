@@ -8,8 +8,8 @@ import warnings
 from typing import Optional, Sequence
 
 from .. import _core
+from .._broadcasting import broadcast_tensors
 from .._core import Tensor
-from .._tensor_extras import broadcast_tensors
 from ._inverses import inv
 from ._norms import _check_float, _type_name
 from ._solvers import solve
