@@ -217,7 +217,10 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import amp, autograd, backends, cpu, cuda, multiprocessing, nn, optim, utils  # noqa: E402  # noqa: E402
+from ._autocast_state import *  # noqa: E402,F403
+from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402
+from .amp import autocast  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _core, return_types
+from ._op_entry import op_entry
 
 Tensor = _core.Tensor
 
@@ -54,6 +55,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     return input.unsqueeze(-2).expand(*input.shape[:-1], n, input.shape[-1]).gather(-1, picked.expand(*input.shape[:-1], n, n)) * eye
 
 
+@op_entry("trace")
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a matrix."""
     if input.ndim != 2:
@@ -72,24 +74,29 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Optional[Tensor] = N
     return x
 
 
+@op_entry("addmm")
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     """beta * input + alpha * (mat1 @ mat2)."""
     return beta * input + alpha * mat1.mm(mat2)
 
 
+@op_entry("baddbmm")
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     return beta * input + alpha * batch1.bmm(batch2)
 
 
+@op_entry("addmv")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     return beta * input + alpha * mat.mv(vec)
 
 
+@op_entry("addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 * tensor2."""
     return input + value * tensor1 * tensor2
 
 
+@op_entry("addcdiv")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 / tensor2."""
     return input + value * tensor1 / tensor2
@@ -158,7 +165,8 @@ def install() -> None:
         return self.add_(tensor1 / tensor2, alpha=value)
 
     def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
-        return self.copy_(addmm(self, mat1, mat2, beta=beta, alpha=alpha))
+        # In-place forms are not autocast: the product runs in self's dtype.
+        return self.copy_(addmm.__wrapped__(self, mat1, mat2, beta=beta, alpha=alpha))  # type: ignore[attr-defined]
 
     Tensor.addcmul_ = addcmul_  # type: ignore[attr-defined]
     Tensor.addcdiv_ = addcdiv_  # type: ignore[attr-defined]

@@ -1,5 +1,6 @@
 //! Python bindings of ferrotorch: a thin layer over the `ferrotorch` crate.
 
+mod autocast;
 mod autograd;
 mod convert;
 mod creation;
@@ -10,6 +11,7 @@ mod dtype;
 mod errors;
 mod functions_misc;
 mod functions_nn;
+mod grad_scale;
 mod interop;
 mod methods_index;
 mod methods_math;
@@ -17,6 +19,7 @@ mod methods_ops_extra;
 mod methods_reduce;
 mod methods_shape;
 mod optim;
+mod profiler;
 mod random;
 mod serialize;
 mod shared;
@@ -40,6 +43,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dtype::register(m)?;
     creation::register(m)?;
     autograd::register(m)?;
+    autocast::register(m)?;
+    profiler::register(m)?;
+    grad_scale::register(m)?;
     serialize::register(m)?;
     functions_nn::register(m)?;
     functions_nn::register_norm(m)?;

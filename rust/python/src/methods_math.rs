@@ -11,7 +11,8 @@ macro_rules! unary_methods {
         impl PyTensor {
             $(
                 fn $name(&self, py: Python<'_>) -> PyResult<PyTensor> {
-                    let t = &self.t;
+                    let t = crate::autocast::cast_one($op.name(), &self.t)?;
+                    let _p = ferrotorch::profiler::scope(concat!("aten::", stringify!($name)), &[&t]);
                     Ok(PyTensor::new(py.detach(|| t.unary($op)).py()?))
                 }
                 fn $name_<'py>(slf: PyRef<'py, Self>) -> PyResult<PyRef<'py, Self>> {

@@ -67,8 +67,10 @@ fn binary_dunder(
     op: BinaryOp,
     reflected: bool,
 ) -> PyResult<Py<PyAny>> {
+    let name = || format!("aten::{}", op.name());
     let r = match extract_operand(other)? {
         Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || {
+            let _p = ferrotorch::profiler::scope_with(name, &[a, &b]);
             if reflected {
                 b.binary(op, a)
             } else {
@@ -76,6 +78,7 @@ fn binary_dunder(
             }
         }),
         Some(Operand::S(s)) => maybe_detach(py, a.numel(), || {
+            let _p = ferrotorch::profiler::scope_with(name, &[a]);
             if reflected {
                 a.rbinary_scalar(op, s)
             } else {
@@ -306,16 +309,18 @@ impl PyTensor {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let b = o.borrow().t.clone();
-        let r = py.detach(|| self.t.matmul(&b)).py()?;
+        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &o.borrow().t)?;
+        let _p = ferrotorch::profiler::scope("aten::matmul", &[&a, &b]);
+        let r = py.detach(|| a.matmul(&b)).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
     fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let b = o.borrow().t.clone();
-        let r = py.detach(|| b.matmul(&self.t)).py()?;
+        let (b, a) = crate::autocast::cast_pair("matmul", &o.borrow().t, &self.t)?;
+        let _p = ferrotorch::profiler::scope("aten::matmul", &[&b, &a]);
+        let r = py.detach(|| b.matmul(&a)).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
     fn __richcmp__(
@@ -379,6 +384,7 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
+        let _p = ferrotorch::profiler::scope("aten::add", &[&self.t, &b]);
         Ok(PyTensor::new(
             maybe_detach(py, self.t.numel(), || self.t.add(&b)).py()?,
         ))
@@ -391,6 +397,7 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
+        let _p = ferrotorch::profiler::scope("aten::sub", &[&self.t, &b]);
         Ok(PyTensor::new(
             maybe_detach(py, self.t.numel(), || self.t.sub(&b)).py()?,
         ))
@@ -406,6 +413,7 @@ impl PyTensor {
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "mul")?;
+        let _p = ferrotorch::profiler::scope("aten::mul", &[&self.t, &b]);
         Ok(PyTensor::new(
             maybe_detach(py, self.t.numel(), || self.t.mul(&b)).py()?,
         ))
@@ -422,6 +430,7 @@ impl PyTensor {
         rounding_mode: Option<&str>,
     ) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "div")?;
+        let _p = ferrotorch::profiler::scope("aten::div", &[&self.t, &b]);
         let r = match rounding_mode {
             None => py.detach(|| self.t.div(&b)),
             Some("floor") => self.t.binary(BinaryOp::FloorDiv, &b),
@@ -479,22 +488,27 @@ impl PyTensor {
     }
 
     fn matmul(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = other.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.matmul(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &other.t)?;
+        let _p = ferrotorch::profiler::scope("aten::matmul", &[&a, &b]);
+        Ok(PyTensor::new(py.detach(|| a.matmul(&b)).py()?))
     }
     fn mm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = mat2.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.mm(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("mm", &self.t, &mat2.t)?;
+        let _p = ferrotorch::profiler::scope("aten::mm", &[&a, &b]);
+        Ok(PyTensor::new(py.detach(|| a.mm(&b)).py()?))
     }
     fn bmm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = mat2.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.bmm(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("bmm", &self.t, &mat2.t)?;
+        let _p = ferrotorch::profiler::scope("aten::bmm", &[&a, &b]);
+        Ok(PyTensor::new(py.detach(|| a.bmm(&b)).py()?))
     }
     fn mv(&self, vec: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.mv(&vec.t).py()?))
+        let (a, b) = crate::autocast::cast_pair("mv", &self.t, &vec.t)?;
+        Ok(PyTensor::new(a.mv(&b).py()?))
     }
     fn dot(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.dot(&other.t).py()?))
+        let (a, b) = crate::autocast::cast_pair("dot", &self.t, &other.t)?;
+        Ok(PyTensor::new(a.dot(&b).py()?))
     }
     fn inner(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.dot(&other.t).py()?))
