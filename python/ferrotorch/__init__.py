@@ -217,10 +217,7 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import amp, autograd, backends, cpu, cuda, multiprocessing, nn, optim, utils  # noqa: E402  # noqa: E402
-from ._autocast_state import *  # noqa: E402,F403
-from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402
-from .amp import autocast  # noqa: E402
+from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 
@@ -237,7 +234,14 @@ def seed() -> int:
     cuda.manual_seed_all(s)
     return s
 
-# Activations PyTorch also has as torch.* functions.
+# Mixed precision, compilation and run-time flags, profiling; and the activations PyTorch
+# also has as torch.* functions.
+from . import _dynamo, amp, compiler, cpu  # noqa: E402
+from ._autocast_state import *  # noqa: E402,F403
+from ._compile import compile  # noqa: E402
+from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402
+from ._runtime_flags import *  # noqa: E402,F403
+from .amp import autocast  # noqa: E402
 from .nn._functional_activation import (  # noqa: E402
     celu,
     celu_,
