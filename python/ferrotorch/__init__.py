@@ -236,7 +236,7 @@ def seed() -> int:
 
 # Mixed precision, compilation and run-time flags, profiling; and the activations PyTorch
 # also has as torch.* functions.
-from . import _dynamo, amp, compiler, cpu  # noqa: E402
+from . import _dynamo, amp, compiler, cpu, profiler  # noqa: E402
 from ._autocast_state import *  # noqa: E402,F403
 from ._compile import compile  # noqa: E402
 from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402

@@ -28,6 +28,8 @@ pub struct Event {
     pub thread: u64,
     /// The input shapes, when the profiler was started with `record_shapes`.
     pub shapes: Option<Vec<Vec<usize>>>,
+    /// A range the user named (`record_function`) rather than an op.
+    pub user: bool,
 }
 
 fn epoch() -> Instant {
@@ -83,6 +85,7 @@ pub struct Scope {
     name: Cow<'static, str>,
     start_ns: u64,
     shapes: Option<Vec<Vec<usize>>>,
+    user: bool,
     done: bool,
 }
 
@@ -93,8 +96,16 @@ impl Scope {
             name: name.into(),
             start_ns: now_ns(),
             shapes,
+            user: false,
             done: false,
         }
+    }
+
+    /// Opens a range the user named (`record_function`).
+    pub fn annotation(name: impl Into<Cow<'static, str>>) -> Scope {
+        let mut scope = Scope::open(name, None);
+        scope.user = true;
+        scope
     }
 
     /// Closes the range now.
@@ -118,6 +129,7 @@ impl Scope {
             duration_ns: end.saturating_sub(self.start_ns),
             thread: THREAD.with(|t| *t),
             shapes: self.shapes.take(),
+            user: self.user,
         };
         events().push(event);
     }
@@ -129,29 +141,43 @@ impl Drop for Scope {
     }
 }
 
-/// A range for the op `name` over `inputs`, or None (at the cost of one atomic load) while
-/// the profiler is off.
-#[inline]
-pub fn scope(name: &'static str, inputs: &[&Tensor]) -> Option<Scope> {
+/// Runs the op `name` over `inputs` as `f`, timed while the profiler is on. While it is off
+/// this is one relaxed atomic load and a branch before `f()`: nothing with a destructor lives
+/// on the fast path.
+#[inline(always)]
+pub fn run<T>(name: &'static str, inputs: &[&Tensor], f: impl FnOnce() -> T) -> T {
     if !is_enabled() {
-        return None;
+        return f();
     }
-    Some(open_for(Cow::Borrowed(name), inputs))
+    run_recorded(Cow::Borrowed(name), inputs, f)
 }
 
-/// [`scope`] for ops over a list of tensors (`cat`, `stack`).
-#[inline]
-pub fn scope_list(name: &'static str, inputs: &[Tensor]) -> Option<Scope> {
+/// [`run`] with a name built only when the profiler is on.
+#[inline(always)]
+pub fn run_named<T>(name: impl FnOnce() -> String, inputs: &[&Tensor], f: impl FnOnce() -> T) -> T {
     if !is_enabled() {
-        return None;
+        return f();
     }
-    Some(open_for(
-        Cow::Borrowed(name),
-        &inputs.iter().collect::<Vec<_>>(),
-    ))
+    run_recorded(Cow::Owned(name()), inputs, f)
 }
 
-/// [`scope`] with a name built only when the profiler is on.
+/// [`run`] for ops over a list of tensors (`cat`, `stack`).
+#[inline(always)]
+pub fn run_list<T>(name: &'static str, inputs: &[Tensor], f: impl FnOnce() -> T) -> T {
+    if !is_enabled() {
+        return f();
+    }
+    run_recorded(Cow::Borrowed(name), &inputs.iter().collect::<Vec<_>>(), f)
+}
+
+#[cold]
+#[inline(never)]
+fn run_recorded<T>(name: Cow<'static, str>, inputs: &[&Tensor], f: impl FnOnce() -> T) -> T {
+    let _range = open_for(name, inputs);
+    f()
+}
+
+/// A range for code that returns early with `?` (the backward engine): None while off.
 #[inline]
 pub fn scope_with(name: impl FnOnce() -> String, inputs: &[&Tensor]) -> Option<Scope> {
     if !is_enabled() {
@@ -172,18 +198,18 @@ mod tests {
 
     #[test]
     fn records_nested_ranges_only_while_on() {
-        assert!(scope("aten::add", &[]).is_none());
+        assert!(scope_with(|| "aten::add".into(), &[]).is_none());
         start(true).unwrap();
         assert!(start(false).is_err(), "a second profiler is refused");
         let x = Tensor::zeros(&[2, 3], crate::DType::F32).unwrap();
-        {
-            let _outer = scope_with(|| "outer".to_string(), &[]);
-            let _inner = scope("aten::mul", &[&x, &x]);
-        }
+        let _outer = scope_with(|| "outer".to_string(), &[]);
+        let product = run("aten::mul", &[&x, &x], || 6);
+        drop(_outer);
+        assert_eq!(product, 6);
         let me = THREAD.with(|t| *t);
         // Other tests run beside this one; keep this thread's ranges.
         let events: Vec<Event> = stop().into_iter().filter(|e| e.thread == me).collect();
-        assert!(scope("aten::add", &[]).is_none());
+        assert_eq!(run("aten::add", &[], || 1), 1);
         let names: Vec<&str> = events.iter().map(|e| e.name.as_ref()).collect();
         assert_eq!(names, ["aten::mul", "outer"]);
         assert_eq!(events[0].shapes, Some(vec![vec![2, 3], vec![2, 3]]));

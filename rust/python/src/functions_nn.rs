@@ -38,8 +38,9 @@ pub fn _linear(
         w = cast.pop().expect("weight");
         x = cast.pop().expect("input");
     }
-    let _p = ferrotorch::profiler::scope("aten::linear", &inputs_of(&x, &w, b.as_ref()));
-    let r = py.detach(|| x.linear(&w, b.as_ref()));
+    let r = ferrotorch::profiler::run("aten::linear", &inputs_of(&x, &w, b.as_ref()), || {
+        py.detach(|| x.linear(&w, b.as_ref()))
+    });
     Ok(PyTensor::new(r.py()?))
 }
 
@@ -144,10 +145,11 @@ pub fn _max_pool2d(
     ceil_mode: bool,
 ) -> PyResult<(PyTensor, PyTensor)> {
     let x = input.t.clone();
-    let _p = ferrotorch::profiler::scope("aten::max_pool2d_with_indices", &[&x]);
-    let (v, i) = py
-        .detach(|| x.max_pool2d(win(kernel_size, dilation, padding, stride), ceil_mode))
-        .py()?;
+    let window = win(kernel_size, dilation, padding, stride);
+    let (v, i) = ferrotorch::profiler::run("aten::max_pool2d_with_indices", &[&x], || {
+        py.detach(|| x.max_pool2d(window, ceil_mode))
+    })
+    .py()?;
     Ok((PyTensor::new(v), PyTensor::new(i)))
 }
 

@@ -388,8 +388,8 @@ pub fn cat(
         }
         _ => {
             let ts = crate::autocast::cast_list("cat", ts)?;
-            let _p = ferrotorch::profiler::scope_list("aten::cat", &ts);
-            Ok(Py::new(py, PyTensor::new(Tensor::cat(&ts, dim).py()?))?.into_any())
+            let r = ferrotorch::profiler::run_list("aten::cat", &ts, || Tensor::cat(&ts, dim));
+            Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
         }
     }
 }
@@ -412,8 +412,8 @@ pub fn stack(
         }
         _ => {
             let ts = crate::autocast::cast_list("stack", ts)?;
-            let _p = ferrotorch::profiler::scope_list("aten::stack", &ts);
-            Ok(Py::new(py, PyTensor::new(Tensor::stack(&ts, dim).py()?))?.into_any())
+            let r = ferrotorch::profiler::run_list("aten::stack", &ts, || Tensor::stack(&ts, dim));
+            Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
         }
     }
 }

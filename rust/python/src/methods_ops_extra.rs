@@ -88,10 +88,10 @@ impl PyTensor {
         )?;
         let d =
             dim.ok_or_else(|| PyTypeError::new_err("softmax() missing required argument 'dim'"))?;
-        let _p = ferrotorch::profiler::scope("aten::softmax", &[&t]);
-        Ok(PyTensor::new(
-            maybe_detach(py, t.numel(), || t.softmax(d)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::softmax", &[&t], || {
+            maybe_detach(py, t.numel(), || t.softmax(d))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, dtype=None, *, _stacklevel=None))]
     fn log_softmax(
@@ -105,10 +105,10 @@ impl PyTensor {
         let t = cast_opt(&src, dtype)?;
         let d = dim
             .ok_or_else(|| PyTypeError::new_err("log_softmax() missing required argument 'dim'"))?;
-        let _p = ferrotorch::profiler::scope("aten::log_softmax", &[&t]);
-        Ok(PyTensor::new(
-            maybe_detach(py, t.numel(), || t.log_softmax(d)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::log_softmax", &[&t], || {
+            maybe_detach(py, t.numel(), || t.log_softmax(d))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim, keepdim=false))]
     fn logsumexp(&self, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<PyTensor> {

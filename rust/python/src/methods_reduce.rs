@@ -31,10 +31,10 @@ impl PyTensor {
             &crate::autocast::cast_unless_dtype("sum", &self.t, dtype)?,
             dtype,
         )?;
-        let _p = ferrotorch::profiler::scope("aten::sum", &[&t]);
-        Ok(PyTensor::new(
-            py.detach(|| t.sum_dims(&dims, keepdim)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::sum", &[&t], || {
+            py.detach(|| t.sum_dims(&dims, keepdim))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn mean(
@@ -46,10 +46,10 @@ impl PyTensor {
     ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
         let t = cast_opt(&self.t, dtype)?;
-        let _p = ferrotorch::profiler::scope("aten::mean", &[&t]);
-        Ok(PyTensor::new(
-            py.detach(|| t.mean_dims(&dims, keepdim)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::mean", &[&t], || {
+            py.detach(|| t.mean_dims(&dims, keepdim))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn prod(
@@ -64,9 +64,9 @@ impl PyTensor {
             _ => crate::autocast::cast_unless_dtype("prod", &self.t, dtype)?,
         };
         let t = cast_opt(&src, dtype)?;
-        let _p = ferrotorch::profiler::scope("aten::prod", &[&t]);
         let dims: Vec<i64> = dim.into_iter().collect();
-        Ok(PyTensor::new(t.prod_dims(&dims, keepdim).py()?))
+        let r = ferrotorch::profiler::run("aten::prod", &[&t], || t.prod_dims(&dims, keepdim));
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {

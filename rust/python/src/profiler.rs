@@ -26,7 +26,7 @@ fn _profiler_start(record_shapes: bool) -> PyResult<()> {
     profiler::start(record_shapes).py()
 }
 
-type EventTuple = (String, u64, u64, u64, Option<Vec<Vec<usize>>>);
+type EventTuple = (String, u64, u64, u64, Option<Vec<Vec<usize>>>, bool);
 
 fn tuples(events: Vec<profiler::Event>) -> Vec<EventTuple> {
     events
@@ -38,12 +38,13 @@ fn tuples(events: Vec<profiler::Event>) -> Vec<EventTuple> {
                 e.duration_ns,
                 e.thread,
                 e.shapes,
+                e.user,
             )
         })
         .collect()
 }
 
-/// Stops recording; returns `(name, start_ns, duration_ns, thread, shapes)` per range.
+/// Stops recording; returns `(name, start_ns, duration_ns, thread, shapes, user)` per range.
 #[pyfunction]
 fn _profiler_stop() -> Vec<EventTuple> {
     tuples(profiler::stop())
@@ -55,19 +56,20 @@ fn _profiler_drain() -> Vec<EventTuple> {
     tuples(profiler::drain())
 }
 
-/// Opens a named range (None while the profiler is off).
+/// Opens a named range (None while the profiler is off); `user` marks `record_function`.
 #[pyfunction]
-#[pyo3(signature = (name, shapes=None))]
-fn _profiler_begin(name: String, shapes: Option<Vec<Vec<usize>>>) -> Option<PyRange> {
+#[pyo3(signature = (name, shapes=None, user=false))]
+fn _profiler_begin(name: String, shapes: Option<Vec<Vec<usize>>>, user: bool) -> Option<PyRange> {
     if !profiler::is_enabled() {
         return None;
     }
-    let shapes = if profiler::records_shapes() {
-        Some(shapes.unwrap_or_default())
+    let scope = if user {
+        Scope::annotation(name)
     } else {
-        None
+        let shapes = profiler::records_shapes().then(|| shapes.unwrap_or_default());
+        Scope::open(name, shapes)
     };
-    Some(PyRange(Mutex::new(Some(Scope::open(name, shapes)))))
+    Some(PyRange(Mutex::new(Some(scope))))
 }
 
 #[pyfunction]
