@@ -282,9 +282,21 @@ def seed() -> int:
     cuda.manual_seed_all(s)
     return s
 
-from . import distributions  # noqa: E402
-
-# Activations PyTorch also has as torch.* functions.
+# Mixed precision, compilation and run-time flags, profiling; and the activations PyTorch
+# also has as torch.* functions.
+from . import (  # noqa: E402
+    _dynamo,
+    amp,
+    compiler,
+    cpu,
+    distributions,  # noqa: E402
+    profiler,
+)
+from ._autocast_state import *  # noqa: E402,F403
+from ._compile import compile  # noqa: E402
+from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402
+from ._runtime_flags import *  # noqa: E402,F403
+from .amp import autocast  # noqa: E402
 from .nn._functional_activation import (  # noqa: E402
     celu,
     celu_,

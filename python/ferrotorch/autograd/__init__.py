@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence, Union
 
 from .. import _core
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from . import profiler
 from .function import Function, FunctionCtx
 from .gradcheck import gradcheck, gradgradcheck
 
@@ -79,5 +80,6 @@ __all__ = [
     "gradgradcheck",
     "inference_mode",
     "no_grad",
+    "profiler",
     "set_grad_enabled",
 ]

@@ -1,5 +1,6 @@
 //! Python bindings of ferrotorch: a thin layer over the `ferrotorch` crate.
 
+mod autocast;
 mod autograd;
 mod convert;
 mod creation;
@@ -11,6 +12,7 @@ mod errors;
 mod functions_misc;
 mod functions_nn;
 mod functions_special;
+mod grad_scale;
 mod interop;
 mod linalg;
 mod methods_index;
@@ -20,6 +22,7 @@ mod methods_reduce;
 mod methods_shape;
 mod methods_special;
 mod optim;
+mod profiler;
 mod random;
 mod serialize;
 mod shared;
@@ -44,6 +47,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dtype::register(m)?;
     creation::register(m)?;
     autograd::register(m)?;
+    autocast::register(m)?;
+    profiler::register(m)?;
+    grad_scale::register(m)?;
     serialize::register(m)?;
     functions_nn::register(m)?;
     functions_nn::register_norm(m)?;
