@@ -4,6 +4,7 @@ fused-looking ``addmm``/``baddbmm``/``addmv`` (beta * input + alpha * product)."
 from __future__ import annotations
 
 from . import _core
+from ._op_entry import op_entry
 
 Tensor = _core.Tensor
 
@@ -37,6 +38,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     return out.reshape(*batch, n, n).movedim((ndim - 2, ndim - 1), (d1, d2))
 
 
+@op_entry("trace")
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a matrix."""
     if input.ndim != 2:
@@ -44,24 +46,27 @@ def trace(input: Tensor) -> Tensor:
     return input.diagonal().sum()
 
 
+@op_entry("addmm")
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     """beta * input + alpha * (mat1 @ mat2)."""
     return beta * input + alpha * mat1.mm(mat2)
 
 
+@op_entry("baddbmm")
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2), batched."""
     return beta * input + alpha * batch1.bmm(batch2)
 
 
+@op_entry("addmv")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     """beta * input + alpha * (mat @ vec)."""
     return beta * input + alpha * mat.mv(vec)
 
 
 def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
-    """In-place ``addmm`` into ``self``."""
-    return self.copy_(addmm(self, mat1, mat2, beta=beta, alpha=alpha))
+    """In-place ``addmm`` into ``self`` (not autocast: the product runs in self's dtype)."""
+    return self.copy_(addmm.__wrapped__(self, mat1, mat2, beta=beta, alpha=alpha))  # type: ignore[attr-defined]
 
 
 METHODS = (diag, diag_embed, trace, addmm, baddbmm, addmv, addmm_)

@@ -5,15 +5,18 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _core
+from ._op_entry import op_entry
 
 Tensor = _core.Tensor
 
 
+@op_entry("addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 * tensor2."""
     return input + value * tensor1 * tensor2
 
 
+@op_entry("addcdiv")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 / tensor2."""
     return input + value * tensor1 / tensor2
