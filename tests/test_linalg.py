@@ -335,6 +335,16 @@ def test_gradients_at_singular_matrices():
     assert not np.isfinite(np.array(A.grad.tolist())).any()
 
 
+@pytest.mark.parametrize("module", ["__init__", "_solvers", "_inverses", "_factorizations", "_spectral", "_norms", "_least_squares"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    name = "ferrotorch.linalg" if module == "__init__" else f"ferrotorch.linalg.{module}"
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_linalg_error_is_a_runtime_error():
     assert issubclass(torch.linalg.LinAlgError, RuntimeError)
     with pytest.raises(RuntimeError):
