@@ -45,6 +45,7 @@ CASES = [
     Case("solve_broadcast_vector", lambda L, A, B: L.linalg.solve(A, B), [Arg(G, (2, 3, 3)), Arg(D, (3,))]),
     Case("solve_transposed", lambda L, A, B: L.linalg.solve(A, B), [Arg(G, (3, 3), True), Arg(D, (3, 2), True)]),
     Case("solve_left_false", lambda L, A, B: L.linalg.solve(A, B, left=False), [Arg(G, (2, 3, 3)), Arg(D, (2, 4, 3))]),
+    Case("solve_left_false_broadcast", lambda L, A, B: L.linalg.solve_ex(A, B, left=False), [Arg(G, (3, 3), True), Arg(D, (2, 4, 3))]),
     Case("solve_zero_batch", lambda L, A, B: L.linalg.solve(A, B), [Arg(G, (0, 3, 3)), Arg(D, (0, 3, 2))], grad=False),
     Case("solve_empty_matrix", lambda L, A, B: L.linalg.solve(A, B), [Arg(G, (0, 0)), Arg(D, (0, 2))], grad=False),
     Case("solve_ex", lambda L, A, B: L.linalg.solve_ex(A, B), [Arg(G, (2, 3, 3)), Arg(D, (2, 3, 1))]),
@@ -177,6 +178,7 @@ def test_info_codes_of_singular_matrices(dtype):
         yield_ = (
             lib.linalg.inv_ex(A).info.tolist(),
             lib.linalg.solve_ex(A, lib.ones(2, 3, dtype=A.dtype)).info.tolist(),
+            lib.linalg.solve_ex(lib.tensor([[0.0, 0.0], [1.0, 1.0]], dtype=A.dtype), lib.ones(3, 2, dtype=A.dtype), left=False).info.tolist(),
             lib.linalg.lu_factor_ex(A).info.tolist(),
             lib.linalg.lu_factor_ex(zeros).LU.tolist(),
             lib.linalg.lu_factor_ex(zeros).pivots.tolist(),
