@@ -2,7 +2,7 @@
 //! `cholesky_inverse`, which are two triangular solves on the factor.
 
 use super::check::{
-    at_least_2d, batch_prefix, first_failure, scalar_type_name, square, square_float,
+    at_least_2d, batch_prefix, first_failure, kernel_dtype, scalar_type_name, square, square_float,
 };
 use super::matrices::{
     batch_dims, matrix_dims, read, with_matrix, with_real, write, write_scalars, Real,
@@ -10,7 +10,7 @@ use super::matrices::{
 use super::triangle::{diag_embed, diagonal, eye_like, mt, scalar_like, tril};
 use crate::autograd::{is_grad_enabled, record};
 use crate::layout::broadcast_shapes;
-use crate::{bail, DType, Error, Result, Tensor};
+use crate::{bail, Error, Result, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{Mat, Par};
@@ -161,12 +161,7 @@ fn check_cholesky_solve(b: &Tensor, l: &Tensor) -> Result<()> {
             "Incompatible matrix sizes for cholesky_solve: each A matrix is {lm} by {ln} but each b matrix is {bm} by {bn}"
         );
     }
-    if !matches!(b.dtype(), DType::F32 | DType::F64) {
-        return Err(Error::NotImplemented(format!(
-            "\"cholesky_solve_cpu\" not implemented for '{}'",
-            scalar_type_name(b.dtype())
-        )));
-    }
+    kernel_dtype("cholesky_solve_cpu", b)?;
     Ok(())
 }
 
@@ -193,12 +188,7 @@ impl Tensor {
         let op = "cholesky_inverse";
         at_least_2d(op, self, "A")?;
         square(op, self, "A")?;
-        if !matches!(self.dtype(), DType::F32 | DType::F64) {
-            return Err(Error::NotImplemented(format!(
-                "\"cholesky_inverse_out_cpu\" not implemented for '{}'",
-                scalar_type_name(self.dtype())
-            )));
-        }
+        kernel_dtype("cholesky_inverse_out_cpu", self)?;
         // A zero on the diagonal of the factor makes the product singular (potri's info).
         let diag = diagonal(self)?.contiguous()?.try_to_vec::<f64>()?;
         let (n, _) = matrix_dims(self);

@@ -9,7 +9,7 @@ use super::matrices::{
 };
 use super::triangle::{mt, tril, triu};
 use crate::autograd::{is_grad_enabled, record};
-use crate::{bail, DType, Error, Result, Tensor};
+use crate::{bail, Result, Tensor};
 use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::solve_unit_lower_triangular_in_place;
 use faer::reborrow::{Reborrow, ReborrowMut};
@@ -212,12 +212,7 @@ impl Tensor {
                 crate::error::fmt_shape(self.shape())
             );
         }
-        if !matches!(self.dtype(), DType::F32 | DType::F64) {
-            return Err(Error::NotImplemented(format!(
-                "\"lu_cpu\" not implemented for '{}'",
-                super::check::scalar_type_name(self.dtype())
-            )));
-        }
+        super::check::kernel_dtype("lu_cpu", self)?;
         if !pivot {
             bail!(
                 Runtime,

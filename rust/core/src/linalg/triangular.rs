@@ -5,7 +5,7 @@ use super::matrices::{batch_dims, matrix_dims, read, with_matrix, with_real, wri
 use super::triangle::{mt, tril, triu};
 use crate::autograd::{is_grad_enabled, record};
 use crate::layout::broadcast_shapes;
-use crate::{bail, DType, Error, Result, Tensor};
+use crate::{bail, Result, Tensor};
 use faer::linalg::triangular_solve as tri;
 use faer::Par;
 
@@ -44,12 +44,7 @@ impl Tensor {
         at_least_2d(op, a, "A")?;
         at_least_2d(op, b, "B")?;
         square(op, a, "A")?;
-        if !matches!(a.dtype(), DType::F32 | DType::F64) {
-            return Err(Error::NotImplemented(format!(
-                "\"triangular_solve_cpu\" not implemented for '{}'",
-                super::check::scalar_type_name(a.dtype())
-            )));
-        }
+        super::check::kernel_dtype("triangular_solve_cpu", a)?;
         check_solvable(op, a, b, left)?;
         let b = b.to_dtype(a.dtype())?;
         let tri = Triangle {
