@@ -27,3 +27,25 @@ def to_np(t: "torch.Tensor") -> np.ndarray:
 def _restore_grad_mode():
     yield
     torch._core._set_grad_enabled(True)
+
+
+@pytest.fixture(autouse=True)
+def _distribution_validation_on(request):
+    """PyTorch's torch.compile turns off its distributions' default argument validation for the
+    rest of the process; the distribution tables compare validation, so pin it on (both libraries)."""
+    if "distribution" not in request.module.__name__:
+        yield
+        return
+    import ferrotorch
+
+    try:
+        import torch as pytorch
+    except ImportError:  # pragma: no cover - the setup script installs torch
+        pytorch = None
+    libs = [ferrotorch] + ([pytorch] if pytorch is not None else [])
+    saved = [lib.distributions.Distribution._validate_args for lib in libs]
+    for lib in libs:
+        lib.distributions.Distribution.set_default_validate_args(True)
+    yield
+    for lib, value in zip(libs, saved):
+        lib.distributions.Distribution.set_default_validate_args(value)
