@@ -151,7 +151,21 @@ from ._misc_ops import install as _install_misc  # noqa: E402
 _install_misc()
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
 
-sgn = sign = _core.Tensor.sign
+sign = _core.Tensor.sign
+from ._complex import (  # noqa: E402
+    cdouble,
+    cfloat,
+    complex,
+    complex64,
+    complex128,
+    imag,
+    is_complex,
+    polar,
+    real,
+    view_as_complex,
+    view_as_real,
+)
+
 concat = concatenate = cat
 moveaxis = movedim
 
@@ -196,8 +210,9 @@ outer ger sum mean prod amax amin argmax argmin all any cumsum cumprod reshape f
 unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select diagonal unbind
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
-isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point is_complex clone detach
+isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point clone detach
 hypot copysign logcumsumexp
+conj conj_physical resolve_conj resolve_neg is_conj is_neg angle sgn
 """.split()
 
 for _name in _METHOD_FUNCTIONS:
@@ -217,7 +232,7 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, multiprocessing, nn, optim, utils  # noqa: E402
+from . import autograd, backends, cuda, fft, multiprocessing, nn, optim, utils  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 
 

@@ -163,6 +163,5 @@ def install() -> None:
     Tensor.addcmul_ = addcmul_  # type: ignore[attr-defined]
     Tensor.addcdiv_ = addcdiv_  # type: ignore[attr-defined]
     Tensor.addmm_ = addmm_  # type: ignore[attr-defined]
-    Tensor.sgn = Tensor.sign  # type: ignore[attr-defined]
     Tensor.__round__ = lambda self, ndigits=None: self.round() if ndigits is None else self.round(decimals=ndigits)  # type: ignore[attr-defined]
     Tensor.__format__ = lambda self, spec: format(self.item(), spec) if self.ndim == 0 and spec else object.__format__(self, spec) if not spec else repr(self)  # type: ignore[method-assign]

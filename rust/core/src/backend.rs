@@ -53,7 +53,15 @@ pub fn cuda_of(
 ) -> Result<Option<std::sync::Arc<crate::cuda::runtime::DeviceState>>> {
     match backend(op, inputs)? {
         Backend::Cpu => Ok(None),
-        Backend::Cuda(d) => Ok(Some(d)),
+        Backend::Cuda(d) => {
+            if let Some(t) = inputs.iter().find(|t| t.dtype().is_complex()) {
+                return Err(Error::NotImplemented(format!(
+                    "\"{op}_cuda\" not implemented for '{}' (ferrotorch has no complex CUDA kernels)",
+                    t.dtype().scalar_type_name()
+                )));
+            }
+            Ok(Some(d))
+        }
     }
 }
 

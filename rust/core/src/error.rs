@@ -15,6 +15,10 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
+    /// An op that has no kernel for a dtype (complex inputs, mostly): `NotImplementedError`,
+    /// a subclass of `RuntimeError`, as PyTorch raises.
+    #[error("{0}")]
+    NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.
     /// `op` is the operation that asked, when known, so the message says who wanted the bytes.
     #[error("{}DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.", op_prefix(.op))]
@@ -43,6 +47,14 @@ impl Error {
     }
     pub fn index(msg: impl Into<String>) -> Error {
         Error::Index(msg.into())
+    }
+    /// PyTorch's error for an op with no kernel for a (complex) dtype:
+    /// `"max_all" not implemented for 'ComplexFloat'`.
+    pub fn complex_unsupported(op: &str, dt: crate::DType) -> Error {
+        Error::NotImplemented(format!(
+            "\"{op}\" not implemented for '{}'",
+            dt.scalar_type_name()
+        ))
     }
     pub fn out_of_memory(nbytes: usize) -> Error {
         Error::OutOfMemory { op: None, nbytes }

@@ -95,7 +95,14 @@ impl Tensor {
 
     /// A 0-d tensor holding `v` converted to `dtype`.
     pub fn scalar(v: Scalar, dtype: DType) -> Tensor {
-        crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]).unwrap())
+        let make = || -> Result<Tensor> {
+            if dtype.is_complex() {
+                return Tensor::complex_scalar(v, dtype);
+            }
+            crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]))
+        };
+        // A one-element allocation: it fails only when memory does.
+        make().unwrap()
     }
 
     /// A view made by a view op: like `alias`, remembering the root tensor it shows.
@@ -234,6 +241,9 @@ impl Tensor {
             // A device value comes to the host first (this waits for the stream).
             return self.copy_to_device(Device::Cpu)?.item();
         }
+        if self.dtype().is_complex() {
+            return Ok(self.complex_item());
+        }
         let off = self.offset();
         Ok(crate::with_dtype!(self.dtype(), T => {
             let v = unsafe { self.0.storage.slice::<T>(off, 1)[0] };
@@ -259,7 +269,7 @@ impl Tensor {
 
     /// `requires_grad_`: only leaves may change it, and only float tensors may require grad.
     pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
-        if flag && !self.dtype().is_float() {
+        if flag && !self.dtype().is_differentiable() {
             return Err(Error::runtime(format!(
                 "only Tensors of floating point dtype can require gradients (got {})",
                 self.dtype().name()

@@ -1,7 +1,9 @@
 //! The one place where core errors become Python exceptions, as PyTorch would raise them.
 
 use ferrotorch::Error;
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyIndexError, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::PyErr;
 
@@ -22,6 +24,7 @@ pub fn to_py(e: Error) -> PyErr {
         Error::Type(m) => PyTypeError::new_err(m),
         Error::Value(m) => PyValueError::new_err(m),
         Error::Index(m) => PyIndexError::new_err(m),
+        Error::NotImplemented(m) => PyNotImplementedError::new_err(m),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Python bindings of ferrotorch: a thin layer over the `ferrotorch` crate.
 
 mod autograd;
+mod complex;
 mod convert;
 mod creation;
 mod cuda;
@@ -8,6 +9,7 @@ mod device;
 mod dlpack;
 mod dtype;
 mod errors;
+mod fft;
 mod functions_misc;
 mod functions_nn;
 mod interop;
@@ -52,5 +54,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dlpack::register(m)?;
     shared::register(m)?;
     cuda::register(m)?;
+    complex::register(m)?;
+    fft::register(m)?;
     Ok(())
 }
