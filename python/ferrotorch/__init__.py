@@ -233,7 +233,11 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 from . import autograd, backends, cuda, fft, multiprocessing, nn, optim, utils  # noqa: E402
+from ._spectral import install as _install_spectral  # noqa: E402
+from ._spectral import istft, stft  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
+
+_install_spectral()
 
 
 def manual_seed(seed: Any) -> Generator:

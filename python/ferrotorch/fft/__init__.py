@@ -51,6 +51,9 @@ __all__ = [
 def _one_dim(kind: str, op: str, input: Tensor, n: Optional[int], dim: int, norm: Optional[str], out: Any) -> Tensor:
     if out is not None:
         raise TypeError(f"{op}(): out= is not supported by ferrotorch")
+    if n is not None and n < 1:
+        # fftn's s takes -1 for "as it is"; a 1-D n does not.
+        raise RuntimeError(f"Invalid number of data points ({n}) specified")
     return _core._fft(input, kind, op, None if n is None else [n], [dim], norm)
 
 
@@ -165,16 +168,17 @@ def fftfreq(n: int, d: float = 1.0, *, out: Any = None, dtype: Any = None, layou
     tensor([ 0.0000,  0.2000,  0.4000, -0.4000, -0.2000])
     """
     dt = _freq_dtype("fftfreq", dtype)
-    k = _core.cat([_core.arange((n + 1) // 2, dtype=dt.to_real()), _core.arange(-(n // 2), 0, dtype=dt.to_real())])
-    f = k / (d * n) if n else k
+    # Complex dtypes are refused by arange, as in PyTorch.
+    k = _core.cat([_core.arange((n + 1) // 2, dtype=dt), _core.arange(-(n // 2), 0, dtype=dt)])
+    f = k / (d * n)
     return f.to(dt, device=device).requires_grad_(requires_grad)
 
 
 def rfftfreq(n: int, d: float = 1.0, *, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
     dt = _freq_dtype("rfftfreq", dtype)
-    k = _core.arange(n // 2 + 1, dtype=dt.to_real())
-    f = k / (d * n) if n else k
+    k = _core.arange(n // 2 + 1, dtype=dt)
+    f = k / (d * n)
     return f.to(dt, device=device).requires_grad_(requires_grad)
 
 
@@ -187,10 +191,14 @@ def _shift_dims(input: Tensor, dim: _Dims) -> Sequence[int]:
 def fftshift(input: Tensor, dim: _Dims = None) -> Tensor:
     """Moves the zero frequency to the middle of ``dim`` (all dims by default)."""
     dims = _shift_dims(input, dim)
+    if not dims:
+        raise RuntimeError("`shifts` required")
     return roll(input, [input.shape[d] // 2 for d in dims], dims)
 
 
 def ifftshift(input: Tensor, dim: _Dims = None) -> Tensor:
     """The inverse of ``fftshift``."""
     dims = _shift_dims(input, dim)
+    if not dims:
+        raise RuntimeError("`shifts` required")
     return roll(input, [(input.shape[d] + 1) // 2 for d in dims], dims)

@@ -249,6 +249,7 @@ pub enum Operand {
 
 /// A higher-ranked result met by a lower-ranked operand: the lower one counts only when it
 /// brings a higher category; a complex one turns a float result into its complex type.
+#[inline]
 fn combine(higher: Option<DType>, lower: DType) -> DType {
     match higher {
         None => lower,
@@ -280,6 +281,7 @@ pub fn result_type(ops: &[Operand], default_float: DType) -> DType {
 }
 
 /// The dtype a Python scalar of category `c` becomes on its own.
+#[inline]
 pub fn default_of(c: Category, default_float: DType) -> DType {
     match c {
         Category::Bool => DType::Bool,
@@ -402,14 +404,18 @@ impl Element for bool {
 
 /// Runs `$body` with `$T` bound to the Rust type of `$dt`. Complex dtypes have no `Element`
 /// type: for them the enclosing function returns PyTorch's "not implemented for
-/// 'ComplexFloat'" error, so a generic kernel never reads complex data as real.
+/// 'ComplexFloat'" error, so a generic kernel never reads complex data as real; or, with
+/// `else`, the given expression is the value for a complex dtype.
 #[macro_export]
 macro_rules! with_dtype {
     ($dt:expr, $T:ident => $body:expr) => {
+        $crate::with_dtype!($dt, $T => $body, else {
+            return Err($crate::Error::complex_unsupported("this operation", $dt).into())
+        })
+    };
+    ($dt:expr, $T:ident => $body:expr, else $complex:expr) => {
         match $dt {
-            d @ ($crate::DType::C64 | $crate::DType::C128) => {
-                return Err($crate::Error::complex_unsupported("this operation", d).into());
-            }
+            $crate::DType::C64 | $crate::DType::C128 => $complex,
             $crate::DType::F32 => {
                 type $T = f32;
                 $body

@@ -95,14 +95,13 @@ impl Tensor {
 
     /// A 0-d tensor holding `v` converted to `dtype`.
     pub fn scalar(v: Scalar, dtype: DType) -> Tensor {
-        let make = || -> Result<Tensor> {
-            if dtype.is_complex() {
-                return Tensor::complex_scalar(v, dtype);
-            }
-            crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]))
-        };
-        // A one-element allocation: it fails only when memory does.
-        make().unwrap()
+        // A one- or two-element allocation: it fails only when memory does. The value is
+        // written in place (no temporary Vec): this is on the path of every `t + 2`.
+        crate::with_dtype!(dtype, T => {
+            let storage = Storage::uninit(std::mem::size_of::<T>()).unwrap();
+            unsafe { (storage.ptr() as *mut T).write(v.to_elem::<T>()) };
+            Tensor::from_parts(storage, Layout::contiguous(&[]), dtype)
+        }, else Tensor::complex_scalar(v, dtype).unwrap())
     }
 
     /// A view made by a view op: like `alias`, remembering the root tensor it shows.

@@ -88,11 +88,10 @@ fn binary_dunder(
     let r = match extract_operand(other)? {
         // The core promotes scalars against float32; another default dtype decides here.
         Some(Operand::S(s))
-            if default_dtype() != DType::F32
-                && matches!(
-                    s.category(),
-                    ferrotorch::dtype::Category::Float | ferrotorch::dtype::Category::Complex
-                ) =>
+            if matches!(
+                s.category(),
+                ferrotorch::dtype::Category::Float | ferrotorch::dtype::Category::Complex
+            ) && default_dtype() != DType::F32 =>
         {
             let b = operand_tensor(a, other, op.name())?;
             if reflected {

@@ -278,6 +278,11 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype().is_complex() || b.dtype().is_complex() {
         return crate::ops::complex_math::binary_forward(op, a, b);
     }
+    real_binary_forward(op, a, b)
+}
+
+/// `binary_forward` for real dtypes (the caller has routed complex operands away).
+fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let name = op.name();
     let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     let mut common = result_type(&[operand(a), operand(b)], DType::F32);
@@ -404,7 +409,7 @@ impl Tensor {
         if self.dtype().is_complex() || other.dtype().is_complex() {
             return crate::ops::complex_math::binary(op, self, other);
         }
-        let out = binary_forward(op, self, other)?;
+        let out = real_binary_forward(op, self, other)?;
         if op.is_compare() || op.is_bitwise() || !out.dtype().is_float() {
             return Ok(out);
         }

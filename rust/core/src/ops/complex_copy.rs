@@ -66,7 +66,10 @@ impl Tensor {
         self.real_alias().write_from(&full.real_alias())
     }
 
-    /// A 0-d complex tensor holding `v`.
+    /// A 0-d complex tensor holding `v` (kept out of line: `Tensor::scalar` is on the per-op
+    /// path of every real op with a Python number).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn complex_scalar(v: Scalar, dtype: DType) -> Result<Tensor> {
         let (re, im) = v.to_complex();
         let parts = match dtype {
