@@ -45,6 +45,16 @@ impl Tensor {
     /// part (to bool: whether either part is nonzero); real to complex has zero imaginary parts.
     pub(crate) fn copy_as_complex(&self, dtype: DType) -> Result<Tensor> {
         match (self.dtype().is_complex(), dtype.is_complex()) {
+            (true, true) if dtype == self.dtype() => {
+                // Whole elements moved as opaque 8- or 16-byte values: the real view would
+                // walk rows of 2 when the tensor is transposed.
+                let out = Tensor::uninit(self.shape(), dtype)?;
+                match dtype {
+                    DType::C64 => gather_elements::<u64>(self, &out),
+                    _ => gather_elements::<[u64; 2]>(self, &out),
+                }
+                Ok(out)
+            }
             (true, true) => self.real_alias().copy_as(dtype.to_real())?.complex_alias(),
             (true, false) if dtype == DType::Bool => {
                 let re = self.part_alias(0).copy_as(DType::Bool)?;
@@ -136,6 +146,44 @@ impl Tensor {
             .chunks_exact(2)
             .map(|p| (p[0], p[1]))
             .collect())
+    }
+}
+
+/// Copies the elements of `src` (any layout) into the fresh contiguous `dst` in row-major
+/// order, as values of `T` (the element's size); rows split across threads when large.
+fn gather_elements<T: Copy + Send + Sync>(src: &Tensor, dst: &Tensor) {
+    use rayon::prelude::*;
+    let l = src.layout();
+    let n = dst.numel();
+    if n == 0 {
+        return;
+    }
+    let s: &[T] =
+        unsafe { std::slice::from_raw_parts(src.storage().ptr() as *const T, l.storage_span()) };
+    let d: &mut [T] = unsafe { std::slice::from_raw_parts_mut(dst.storage().ptr() as *mut T, n) };
+    let rows = |shape: &[usize], strides: &[usize], offset: usize, out: &mut [T]| {
+        let mut i = 0;
+        crate::layout::for_each_row(shape, strides, offset, |start, len, stride| {
+            for (k, o) in out[i..i + len].iter_mut().enumerate() {
+                *o = s[start + k * stride];
+            }
+            i += len;
+        });
+    };
+    if l.ndim() >= 2 && l.shape[0] > 1 && crate::cpu::parallel::worth(n) {
+        let per = n / l.shape[0];
+        crate::cpu::thread_pool::run(|| {
+            d.par_chunks_mut(per).enumerate().for_each(|(r, out)| {
+                rows(
+                    &l.shape[1..],
+                    &l.strides[1..],
+                    l.offset + r * l.strides[0],
+                    out,
+                )
+            })
+        });
+    } else {
+        rows(&l.shape, &l.strides, l.offset, d);
     }
 }
 
