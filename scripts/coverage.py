@@ -1,5 +1,6 @@
 """Counts the PyTorch names ferrotorch has: torch.*, Tensor.*, nn modules, nn.functional,
-optimizers and LR schedulers. Prints a Markdown summary; ``--write`` puts the summary into
+optimizers, LR schedulers and the namespaces programs import beside them (linalg, fft,
+special, distributions, func, amp, profiler, utils.checkpoint). Prints a Markdown summary; ``--write`` puts the summary into
 README.md (between the coverage markers) and the name lists into COVERAGE.md.
 
     python scripts/coverage.py --write     # needs torch installed beside ferrotorch
@@ -40,6 +41,30 @@ def _subclasses_of(base: Any) -> Callable[[Any], bool]:
     return lambda v: inspect.isclass(v) and issubclass(v, base) and v is not base
 
 
+# Namespaces counted by their public functions and classes, as ``torch.<path>``.
+NAMESPACES = ("linalg", "fft", "special", "distributions", "func", "amp", "profiler", "utils.checkpoint")
+
+
+def _namespace(root: Any, path: str) -> Any:
+    """``root.<path>`` imported as a submodule, or None where the library lacks it."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"{root.__name__}.{path}")
+    except ImportError:
+        return None
+
+
+def _members(ns: Any) -> Set[str]:
+    """A namespace's public callables: its ``__all__`` where it declares one (so names it merely
+    imports, such as ``typing.Any``, do not count)."""
+    if ns is None:
+        return set()
+    names = _public(ns, lambda v: callable(v) and not inspect.ismodule(v))
+    declared = getattr(ns, "__all__", None)
+    return names & set(declared) if declared is not None else names
+
+
 def categories(pt: Any, ft: Any) -> List[Tuple[str, Set[str], Set[str]]]:
     """(title, PyTorch's names, ferrotorch's names) per category."""
     import torch.optim.lr_scheduler as pt_sched
@@ -54,7 +79,7 @@ def categories(pt: Any, ft: Any) -> List[Tuple[str, Set[str], Set[str]]]:
         ("`nn.functional.*`", _public(pt.nn.functional, _is_function), _public(ft.nn.functional, _is_function)),
         ("`optim.*` optimizers", _public(pt.optim, _subclasses_of(pt.optim.Optimizer)), _public(ft.optim, lambda v: inspect.isclass(v))),
         ("`optim.lr_scheduler.*` schedulers", pt_sched_names, _public(ft_sched, lambda v: inspect.isclass(v))),
-    ]
+    ] + [(f"`{path}.*`", _members(_namespace(pt, path)), _members(_namespace(ft, path))) for path in NAMESPACES]
 
 
 def render(cats: List[Tuple[str, Set[str], Set[str]]], versions: Dict[str, str]) -> Tuple[str, str]:

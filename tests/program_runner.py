@@ -4,6 +4,7 @@ only its torch imports pointed at ferrotorch."""
 from __future__ import annotations
 
 import re
+import sys
 import types
 from pathlib import Path
 
@@ -31,5 +32,7 @@ def load_program(name: str, lib: str) -> types.ModuleType:
         source = as_ferrotorch(source)
     module = types.ModuleType(f"program_{name}_{lib}")
     module.__file__ = str(PROGRAMS / f"{name}.py")
+    # Registered as real imports are: dataclasses and pickle look classes up by module name.
+    sys.modules[module.__name__] = module
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     return module

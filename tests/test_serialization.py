@@ -1,4 +1,5 @@
-"""save/load: round trips, safetensors compatibility, atomic writes, corrupted files."""
+"""save/load: round trips, safetensors files (``.safetensors`` paths), atomic writes, corrupted
+files. PyTorch's zip format itself is tested against PyTorch in test_pt_checkpoints.py."""
 
 import io
 import os
@@ -9,9 +10,12 @@ import pytest
 
 import ferrotorch as torch
 
+FILE_NAMES = ["ckpt.pt", "ckpt.safetensors"]
 
-def test_round_trip_of_nested_structure(tmp_path):
-    path = tmp_path / "ckpt.safetensors"
+
+@pytest.mark.parametrize("name", FILE_NAMES)
+def test_round_trip_of_nested_structure(tmp_path, name):
+    path = tmp_path / name
     obj = {
         "model": OrderedDict([("fc.weight", torch.ones(2, 3).t()), ("fc.bias", torch.arange(3))]),
         "optimizer": {"state": {0: {"step": torch.tensor(5.0), "exp_avg": torch.zeros(2)}}, "param_groups": [{"lr": 0.1, "betas": (0.9, 0.999), "params": [0], "nesterov": False, "foo": None}]},
@@ -33,19 +37,21 @@ def test_round_trip_of_nested_structure(tmp_path):
     assert back["dtypes"] == [torch.float16, torch.bool]
 
 
+@pytest.mark.parametrize("name", FILE_NAMES)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool])
-def test_every_dtype_round_trips(tmp_path, dtype):
+def test_every_dtype_round_trips(tmp_path, dtype, name):
     t = torch.tensor([[0, 1, 2], [3, 4, 5]]).to(dtype)
-    torch.save({"t": t, "empty": torch.zeros(0, 4, dtype=dtype), "scalar": torch.tensor(1).to(dtype)}, tmp_path / "a")
-    back = torch.load(tmp_path / "a")
+    torch.save({"t": t, "empty": torch.zeros(0, 4, dtype=dtype), "scalar": torch.tensor(1).to(dtype)}, tmp_path / name)
+    back = torch.load(tmp_path / name)
     assert back["t"].dtype == dtype and back["t"].tolist() == t.tolist()
     assert back["empty"].shape == (0, 4)
     assert back["scalar"].shape == ()
 
 
-def test_requires_grad_is_kept(tmp_path):
-    torch.save(torch.ones(2, requires_grad=True), tmp_path / "p")
-    assert torch.load(tmp_path / "p").requires_grad
+@pytest.mark.parametrize("name", FILE_NAMES)
+def test_requires_grad_is_kept(tmp_path, name):
+    torch.save(torch.ones(2, requires_grad=True), tmp_path / name)
+    assert torch.load(tmp_path / name).requires_grad
 
 
 def test_file_objects(tmp_path):
@@ -82,20 +88,44 @@ def test_truncated_file_names_the_file(tmp_path):
         torch.load(path)
 
 
-def test_pickle_files_are_refused_without_running_code(tmp_path):
+class _Evil:
+    def __reduce__(self):
+        return (os.mkdir, (os.path.join(os.environ["EVIL_DIR"], "pwned"),))
+
+
+def test_plain_pickle_files_are_refused_without_running_code(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVIL_DIR", str(tmp_path))
     path = tmp_path / "evil.pt"
-    path.write_bytes(pickle.dumps({"a": 1}))
-    with pytest.raises(RuntimeError, match="not a valid safetensors file"):
+    path.write_bytes(pickle.dumps({"a": _Evil()}, protocol=2))
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL posix.mkdir whose module posix is blocked"):
+        torch.load(path)
+    assert not (tmp_path / "pwned").exists()
+    path.write_bytes(pickle.dumps({"a": 1}, protocol=2))
+    with pytest.raises(RuntimeError, match="Invalid magic number; corrupt file"):
         torch.load(path)
 
 
-def test_failed_save_leaves_previous_file_intact(tmp_path):
-    path = tmp_path / "ckpt"
+def test_unknown_bytes_are_refused(tmp_path):
+    path = tmp_path / "junk.bin"
+    path.write_bytes(b"hello, this is not a checkpoint")
+    with pytest.raises(RuntimeError, match=r"junk\.bin is not a PyTorch checkpoint \(zip\) or a safetensors file"):
+        torch.load(path)
+
+
+@pytest.mark.parametrize("name", ["ckpt", "ckpt.safetensors"])
+def test_failed_save_leaves_previous_file_intact(tmp_path, name):
+    path = tmp_path / name
     torch.save({"w": torch.ones(3)}, path)
-    with pytest.raises(TypeError, match="cannot store an object of type object"):
-        torch.save({"w": torch.zeros(3), "bad": object()}, path)
+    unpicklable = {"w": torch.zeros(3), "bad": lambda: None}
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        torch.save(unpicklable, path)
     assert torch.load(path)["w"].tolist() == [1.0, 1.0, 1.0]
-    assert os.listdir(tmp_path) == ["ckpt"]
+    assert os.listdir(tmp_path) == [name]
+
+
+def test_safetensors_refuses_objects_it_cannot_store(tmp_path):
+    with pytest.raises(TypeError, match="cannot store an object of type object in a safetensors file"):
+        torch.save({"bad": object()}, tmp_path / "x.safetensors")
 
 
 def test_unwritable_destination_raises_and_leaves_no_temp_file(tmp_path):
@@ -107,5 +137,19 @@ def test_unwritable_destination_raises_and_leaves_no_temp_file(tmp_path):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(RuntimeError, match="load: cannot read .*nope"):
+    with pytest.raises(FileNotFoundError, match="nope"):
         torch.load(tmp_path / "nope")
+    with pytest.raises(FileNotFoundError, match="nope"):
+        torch.load(tmp_path / "nope.safetensors")
+
+
+def test_older_ferrotorch_files_load_whatever_their_name(tmp_path):
+    from ferrotorch._serialization import safetensors_format
+
+    path = tmp_path / "old_checkpoint.pt"
+    safetensors_format.save({"w": torch.arange(3), "meta": {"epoch": 2}}, path)
+    assert path.read_bytes()[8:9] == b"{"
+    back = torch.load(path)
+    assert back["w"].tolist() == [0, 1, 2] and back["meta"] == {"epoch": 2}
+    with open(path, "rb") as fh:
+        assert torch.load(fh)["meta"]["epoch"] == 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
+from ._broadcasting import broadcast_tensors
 from ._core import (
     OutOfMemoryError,
     Tensor,
@@ -53,7 +54,7 @@ from ._core import (
 )
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
-from ._tensor_extras import (
+from ._tensor_factories import (
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -63,19 +64,17 @@ from ._tensor_extras import (
     IntTensor,
     LongTensor,
     ShortTensor,
-    broadcast_tensors,
-    finfo,
-    get_num_threads,
-    iinfo,
-    set_num_threads,
 )
-from ._tensor_extras import install as _install_tensor_extras
 from ._tensor_str import set_printoptions
 from ._tensor_str import tensor_repr as _tensor_repr
+from ._threads import get_num_threads, set_num_threads
+from ._type_info import finfo, iinfo
 from .serialization import load, save
 
 _core._set_size_class(Size)
-_install_tensor_extras()
+from . import _tensor_protocols  # noqa: E402
+
+_tensor_protocols.install()
 from ._core import (  # noqa: E402  # noqa: E402
     Generator,
     bernoulli,
@@ -128,27 +127,25 @@ from ._reductions import install as _install_reductions  # noqa: E402
 from ._reductions import max, min, sort, std_mean, topk, var_mean  # noqa: E402
 
 _install_reductions()
-from ._misc_ops import (  # noqa: E402
-    addcdiv,
-    addcmul,
-    addmm,
-    addmv,
-    allclose,
-    baddbmm,
-    bincount,
-    diag,
-    diag_embed,
-    diff,
-    equal,
-    isclose,
-    logit,
-    median,
-    trace,
-    unique,
+from . import (  # noqa: E402
+    _comparison,
+    _finite_differences,
+    _matrix_ops,
+    _pointwise_compositions,
+    _tensor_factories,
+    _unique,
 )
-from ._misc_ops import install as _install_misc  # noqa: E402
+from ._comparison import allclose, equal, isclose  # noqa: E402
+from ._finite_differences import diff  # noqa: E402
+from ._matrix_ops import addmm, addmv, baddbmm, diag, diag_embed, trace  # noqa: E402
+from ._pointwise_compositions import addcdiv, addcmul, logit  # noqa: E402
+from ._reductions import median  # noqa: E402
+from ._unique import bincount, unique, unique_consecutive  # noqa: E402
 
-_install_misc()
+# The Python-written Tensor methods, attached under their function names.
+for _module in (_comparison, _finite_differences, _matrix_ops, _pointwise_compositions, _tensor_factories, _unique):
+    for _method in _module.METHODS:
+        setattr(_core.Tensor, _method.__name__, _method)
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
 
 sign = _core.Tensor.sign
@@ -211,7 +208,7 @@ unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select 
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
 isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point clone detach
-hypot copysign logcumsumexp
+hypot copysign logcumsumexp lgamma digamma erfc i0 sinc mvlgamma
 conj conj_physical resolve_conj resolve_neg is_conj is_neg angle sgn
 """.split()
 
@@ -219,6 +216,16 @@ for _name in _METHOD_FUNCTIONS:
     if hasattr(Tensor, _name):
         globals()[_name] = getattr(Tensor, _name)
 del _name
+from ._core import (  # noqa: E402
+    _sample_dirichlet,
+    _standard_gamma,
+    _standard_gamma_grad,
+    binomial,
+    igamma,
+    igammac,
+    poisson,
+    polygamma,
+)
 from ._reductions import pow, remainder, xlogy  # noqa: E402  (accept a Python number first)
 
 
@@ -232,10 +239,51 @@ def is_floating_point(input: Tensor) -> bool:
     return input.dtype.is_floating_point
 
 
-from . import autograd, backends, cuda, fft, multiprocessing, nn, optim, utils  # noqa: E402
+from . import (  # noqa: E402
+    autograd,
+    backends,
+    cuda,
+    fft,
+    func,
+    linalg,
+    multiprocessing,
+    nn,
+    optim,
+    special,
+    utils,
+)
+from .linalg._torch_functions import (  # noqa: E402
+    chain_matmul,
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    cross,
+    det,
+    eig,
+    inverse,
+    logdet,
+    lstsq,
+    lu,
+    lu_solve,
+    lu_unpack,
+    matrix_exp,
+    matrix_power,
+    matrix_rank,
+    pinverse,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    symeig,
+    triangular_solve,
+)
+from .linalg._torch_functions import install as _install_linalg  # noqa: E402
+
+_install_linalg()
 from ._spectral import install as _install_spectral  # noqa: E402
 from ._spectral import istft, stft  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
+from .func import vmap  # noqa: E402
 
 _install_spectral()
 
@@ -253,7 +301,21 @@ def seed() -> int:
     cuda.manual_seed_all(s)
     return s
 
-# Activations PyTorch also has as torch.* functions.
+# Mixed precision, compilation and run-time flags, profiling; and the activations PyTorch
+# also has as torch.* functions.
+from . import (  # noqa: E402
+    _dynamo,
+    amp,
+    compiler,
+    cpu,
+    distributions,  # noqa: E402
+    profiler,
+)
+from ._autocast_state import *  # noqa: E402,F403
+from ._compile import compile  # noqa: E402
+from ._core import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402
+from ._runtime_flags import *  # noqa: E402,F403
+from .amp import autocast  # noqa: E402
 from .nn._functional_activation import (  # noqa: E402
     celu,
     celu_,

@@ -301,6 +301,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 def install() -> None:
     """Attaches the method forms to Tensor."""
     Tensor.repeat = repeat  # type: ignore[attr-defined]
+    Tensor.where = lambda self, condition, y: _core._where3(condition, self, y)  # type: ignore[attr-defined]
     Tensor.tile = tile  # type: ignore[attr-defined]
     Tensor.repeat_interleave = repeat_interleave  # type: ignore[attr-defined]
     Tensor.roll = roll  # type: ignore[attr-defined]

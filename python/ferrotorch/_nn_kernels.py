@@ -10,6 +10,7 @@ import math
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _core
+from ._op_entry import op_entry
 
 Tensor = _core.Tensor
 IntOrPair = Union[int, Sequence[int]]
@@ -58,6 +59,7 @@ def _cat_zeros(x: Tensor, dim: int, n: int) -> Tensor:
     return ferrotorch.cat([x, _core.zeros(*shape, dtype=x.dtype)], dim)
 
 
+@op_entry("conv2d")
 def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: IntOrPair = 1, padding: Union[IntOrPair, str] = 0, dilation: IntOrPair = 1, groups: int = 1) -> Tensor:
     """2-D convolution over [N, C, H, W] (or unbatched [C, H, W]) inputs."""
     s, d = _pair(stride, "stride"), _pair(dilation, "dilation")
@@ -78,6 +80,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
     return out.squeeze(0) if unbatched else out
 
 
+@op_entry("conv1d")
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: IntOrPair = 1, padding: Union[IntOrPair, str] = 0, dilation: IntOrPair = 1, groups: int = 1) -> Tensor:
     """1-D convolution over [N, C, L] (or [C, L]) inputs, as a 2-D convolution of height 1."""
     unbatched = input.ndim == 2
@@ -91,6 +94,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
     return out.squeeze(0) if unbatched else out
 
 
+@op_entry("conv_transpose2d")
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: IntOrPair = 1, padding: IntOrPair = 0, output_padding: IntOrPair = 0, groups: int = 1, dilation: IntOrPair = 1) -> Tensor:
     """Transposed 2-D convolution (the gradient of conv2d with respect to its input)."""
     unbatched = input.ndim == 3
@@ -257,6 +261,7 @@ def _unbiased_var(rstd: Tensor, eps: float, count: int) -> Tensor:
     return (1.0 / (rstd.detach() * rstd.detach()) - eps) * (count / (count - 1))
 
 
+@op_entry("layer_norm")
 def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes over the trailing ``normalized_shape`` dims, then scales and shifts."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -273,6 +278,7 @@ def layer_norm(input: Tensor, normalized_shape: Union[int, Sequence[int]], weigh
     return _in_input_dtype(input, y)
 
 
+@op_entry("group_norm")
 def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
     """Normalizes each group of channels of [N, C, *] inputs."""
     if input.ndim < 2:

@@ -1,6 +1,6 @@
 """Overloaded reductions with PyTorch's calling conventions: ``max``/``min`` (all, by dim, or
 elementwise), ``sort``/``topk``/``cummax``/``aminmax`` returning named tuples, ``var_mean``/
-``std_mean``, the NaN-skipping ``nansum``/``nanmean``, and module functions that accept a Python
+``std_mean``, ``median``, the NaN-skipping ``nansum``/``nanmean``, and module functions that accept a Python
 number as their first argument (``pow(2, t)``, ``remainder(5, t)``, ``xlogy(2, t)``)."""
 
 from __future__ import annotations
@@ -147,6 +147,28 @@ def xlogy(input: Any, other: Any) -> Tensor:
     return _wrap_scalar_self(input, other).xlogy(other)
 
 
+def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> Any:
+    """The lower median: of all elements (0-d), or along ``dim`` with its index. NaN wins, as
+    in PyTorch: a slice holding NaN has median NaN at the index of its first NaN."""
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat.numel() == 0:
+            raise IndexError("median() input tensor cannot be empty")
+        nans = int(flat.isnan().sum().item()) if flat.is_floating_point() else 0
+        k = flat.numel() - nans if nans else (flat.numel() - 1) // 2
+        return flat.sort(stable=True).values[k]
+    v, i = input.sort(dim, stable=True)
+    n = input.shape[dim]
+    k = _core.full_like(input.narrow(dim, 0, 1), (n - 1) // 2, dtype=_core.int64)
+    if input.is_floating_point():
+        nans = input.isnan().sum(dim, keepdim=True)
+        k = _core._where3(nans > 0, n - nans, k)
+    vals, idx = v.gather(dim, k), i.gather(dim, k)
+    if not keepdim:
+        vals, idx = vals.squeeze(dim), idx.squeeze(dim)
+    return return_types.median(vals, idx)
+
+
 def install() -> None:
     """Attaches the method forms to Tensor."""
     Tensor.cummax = cummax  # type: ignore[attr-defined]
@@ -159,3 +181,4 @@ def install() -> None:
     Tensor.min = lambda self, dim=None, keepdim=False: _extreme(self, dim, keepdim, False)  # type: ignore[attr-defined]
     Tensor.sort = sort  # type: ignore[attr-defined]
     Tensor.topk = topk  # type: ignore[attr-defined]
+    Tensor.median = median  # type: ignore[attr-defined]

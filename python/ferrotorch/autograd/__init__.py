@@ -6,14 +6,31 @@ custom ``Function`` subclasses, and finite-difference checks.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Optional, Sequence, Union
 
 from .. import _core
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from . import profiler
 from .function import Function, FunctionCtx
 from .gradcheck import gradcheck, gradgradcheck
 
 _TensorOrTensors = Union[Any, Sequence[Any]]
+# How deep this thread is in grad() or backward(inputs=...): reentrant checkpoints refuse them.
+_partial_backward = threading.local()
+
+
+def grad_call_active() -> bool:
+    """True inside ``autograd.grad`` or ``autograd.backward(inputs=...)`` on this thread."""
+    return getattr(_partial_backward, "depth", 0) > 0
+
+
+def _run_partial(fn: Any, *args: Any) -> Any:
+    _partial_backward.depth = getattr(_partial_backward, "depth", 0) + 1
+    try:
+        return fn(*args)
+    finally:
+        _partial_backward.depth -= 1
 
 
 def backward(
@@ -24,6 +41,9 @@ def backward(
     inputs: Optional[_TensorOrTensors] = None,
 ) -> None:
     """Accumulates the gradients of ``tensors`` into the ``.grad`` of the graph's leaves."""
+    if inputs is not None:
+        _run_partial(_core._backward, tensors, grad_tensors, retain_graph, create_graph, inputs)
+        return
     _core._backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
 
 
@@ -47,7 +67,7 @@ def grad(
     """
     if is_grads_batched:
         raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported")
-    return _core._grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads)
+    return _run_partial(_core._grad, outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads)
 
 
 __all__ = [
@@ -60,5 +80,6 @@ __all__ = [
     "gradgradcheck",
     "inference_mode",
     "no_grad",
+    "profiler",
     "set_grad_enabled",
 ]

@@ -1,18 +1,23 @@
-"""``ferrotorch.backends``: flags PyTorch scripts set; no accelerator backend exists here."""
+"""``torch.backends``: switches PyTorch programs set for the libraries behind its kernels
+(cuDNN, cuBLAS, oneDNN, MKL, OpenMP, MPS). ferrotorch's kernels are its own, so the switches
+are kept with PyTorch's defaults and the libraries report themselves unavailable."""
 
 from __future__ import annotations
 
+import types
 
-class _Flags:
-    """Settable flags that have no effect on the CPU backend."""
-
-    def __init__(self, **defaults: object) -> None:
-        self.__dict__.update(defaults)
-
-    def is_available(self) -> bool:
-        return False
+from . import cpu, cuda, cudnn, mkldnn
 
 
-cudnn = _Flags(enabled=False, benchmark=False, deterministic=False, allow_tf32=False)
-mps = _Flags()
-cuda = _Flags(matmul=_Flags(allow_tf32=False))
+def _unavailable(name: str) -> types.ModuleType:
+    mod = types.ModuleType(f"{__name__}.{name}", f"torch.backends.{name}: not part of ferrotorch.")
+    mod.is_available = lambda: False  # type: ignore[attr-defined]
+    mod.is_built = lambda: False  # type: ignore[attr-defined]
+    return mod
+
+
+mps = _unavailable("mps")
+mkl = _unavailable("mkl")
+openmp = _unavailable("openmp")
+
+__all__ = ["cpu", "cuda", "cudnn", "mkl", "mkldnn", "mps", "openmp"]

@@ -8,7 +8,7 @@ counters read 0, and what needs a device raises RuntimeError, as PyTorch does.
 
 from __future__ import annotations
 
-from . import memory, random, streams
+from . import amp, memory, random, streams
 from ._device import (
     AcceleratorError,
     OutOfMemoryError,

@@ -9,6 +9,7 @@ from typing import Any, List, Sequence, Union
 import ferrotorch as _ft
 
 from .. import _core
+from .._op_entry import op_entry
 
 Tensor = _core.Tensor
 Lengths = Union[Tensor, Sequence[int], int]
@@ -125,6 +126,7 @@ class _CTCNegLogLikelihood(_ft.autograd.Function):
         return out, None, None, None, None, None
 
 
+@op_entry("ctc_loss")
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Lengths, target_lengths: Lengths, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """CTC loss of log-probabilities [T, N, C] (or unbatched [T, C]) against targets padded
     [N, S] or concatenated [sum(target_lengths)]; ``mean`` divides each sample's loss by its

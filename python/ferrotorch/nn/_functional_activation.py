@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional, Tuple
 
 from .. import _core
 from .._index_ops import where
+from .._op_entry import op_entry
 from ..autograd.function import Function
 
 Tensor = _core.Tensor
@@ -224,6 +225,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     return _apply(input, lambda x: where(x <= -3.0, x * 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
 
 
+@op_entry("softplus")
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta, linear where beta x > threshold."""
     _floating_only("softplus_cpu", input)
@@ -285,6 +287,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, input * 0.0))
 
 
+@op_entry("prelu")
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x for x > 0, a * x otherwise, with one slope for all or one per channel (dim 1)."""
     if weight.ndim > 1:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import ferrotorch as _ft
 
 from .. import _core
+from .._op_entry import op_entry
 from . import _reduction
 
 Tensor = _core.Tensor
@@ -102,6 +103,17 @@ def _zero(like: Tensor) -> Tensor:
 # ---- pointwise regression losses ----
 
 
+def _unless_weighted(name: str, weight_position: int) -> Callable[..., Optional[str]]:
+    """The op name, or None for PyTorch's weighted form (plain tensor ops, not the loss op)."""
+
+    def op_name(*args: Any, **kwargs: Any) -> Optional[str]:
+        weight = kwargs.get("weight", args[weight_position] if len(args) > weight_position else None)
+        return name if weight is None else None
+
+    return op_name
+
+
+@op_entry(_unless_weighted("mse_loss", 5))
 def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     """Squared error (x - y)^2; a ``weight`` makes the mean a weighted mean."""
     _warn_size(input, target)
@@ -113,6 +125,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
     return _weighted("mse_loss", d * d, weight, input, reduction, mean_by_weight=True)
 
 
+@op_entry(_unless_weighted("l1_loss", 5))
 def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     """Absolute error |x - y|; a ``weight`` makes the mean a weighted mean."""
     _warn_size(input, target)
@@ -122,6 +135,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, 
     return _weighted("l1_loss", (input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
 
+@op_entry("smooth_l1_loss")
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (plain L1 for beta = 0)."""
     _warn_size(input, target)
@@ -137,6 +151,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] =
     return _reduce(_ft.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
+@op_entry("huber_loss")
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Optional[Tensor] = None) -> Tensor:
     """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere."""
     _warn_size(input, target)
@@ -174,6 +189,7 @@ class _BinaryCrossEntropy(_ft.autograd.Function):
         return d_input, d_target
 
 
+@op_entry("binary_cross_entropy")
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """-(t log x + (1 - t) log(1 - x)) with both logs clamped at -100, as PyTorch."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -194,6 +210,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
     return _reduce(loss, reduction)
 
 
+@op_entry("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> Tensor:
     """Sigmoid + BCE in a stable form: (1 - t) x + l softplus(-x), l = 1 + (pos_weight - 1) t;
     ``pos_weight`` broadcasts over the last (class) dim."""
@@ -260,6 +277,7 @@ def _rows(input: Tensor, target: Tensor) -> tuple:
     return input.movedim(1, -1).reshape(-1, c), target.reshape(-1)
 
 
+@op_entry("nll_loss")
 def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, ignore_index: int = -100, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """-w[t] x[t] for log-probabilities ``input`` [N, C, *] (or [C]); the mean divides by the
     sum of the weights of the targets that are not ``ignore_index``."""
@@ -289,6 +307,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
     return loss.reshape(target.shape)
 
 
+@op_entry("cross_entropy_loss")
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, ignore_index: int = -100, reduce: Optional[bool] = None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax + nll_loss for class indices, soft-label cross entropy for class
     probabilities (a float target shaped like the input); ``label_smoothing`` mixes in the
@@ -361,6 +380,7 @@ def _soft_cross_entropy(logp: Tensor, target: Tensor, weight: Optional[Tensor], 
 # ---- distributions ----
 
 
+@op_entry("kl_div")
 def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", log_target: bool = False) -> Tensor:
     """Pointwise KL(target || exp(input)) for log-probabilities ``input``; ``batchmean``
     divides the sum by the batch size."""
@@ -386,6 +406,7 @@ def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, r
     return _reduce(loss, reduction)
 
 
+@op_entry("poisson_nll_loss")
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False, size_average: Optional[bool] = None, eps: float = 1e-8, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """Negative log likelihood of a Poisson target: exp(x) - t x for a log rate (``log_input``),
     else x - t log(x + eps); ``full`` adds Stirling's approximation of log(t!) where t > 1."""

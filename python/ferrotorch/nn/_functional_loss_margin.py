@@ -8,11 +8,13 @@ from typing import Callable, Optional
 import ferrotorch as _ft
 
 from .. import _core
+from .._op_entry import op_entry
 from ._functional_loss import _check_broadcast, _check_reduction, _reduce, _resolve, _zero
 
 Tensor = _core.Tensor
 
 
+@op_entry("multi_margin_loss")
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """Multi-class hinge: sum over j != y of w[y] max(0, margin - x[y] + x[j])^p, over C."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -46,6 +48,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return _reduce(loss, reduction)
 
 
+@op_entry("multilabel_margin_loss")
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """Multi-label hinge: ``target`` lists each sample's classes, ended by the first -1; the loss
     sums max(0, 1 - (x[j] - x[i])) over listed j and unlisted i, over C."""
@@ -82,6 +85,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[
     return _reduce(loss, reduction)
 
 
+@op_entry("soft_margin_loss")
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """Two-class logistic loss log(1 + exp(-y x)) for targets y of +1 / -1."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -94,6 +98,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool]
     return _reduce(loss, reduction)
 
 
+@op_entry("cosine_embedding_loss")
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -117,6 +122,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduce(loss, reduction)
 
 
+@op_entry("hinge_embedding_loss")
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """x where target is 1, max(0, margin - x) where it is -1."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -127,6 +133,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     return _reduce(loss, reduction)
 
 
+@op_entry("margin_ranking_loss")
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """max(0, -y (x1 - x2) + margin): ``y`` = 1 asks for x1 to rank above x2."""
     reduction = _resolve(size_average, reduce, reduction)
@@ -154,6 +161,7 @@ def _triplet_dims(op: str, anchor: Tensor, positive: Tensor, negative: Tensor) -
         )
 
 
+@op_entry("triplet_margin_loss")
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance; ``swap`` uses
     min(d(a, n), d(p, n)) as the negative distance."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from .. import _core
-from .._tensor_extras import finfo
+from .._type_info import finfo
 from .optimizer import Optimizer, Tensor, _step_counter
 
 

@@ -1,5 +1,5 @@
-"""Utilities: data loading (``utils.data``) and hook handles."""
+"""Utilities: data loading (``utils.data``), hook handles, activation checkpointing."""
 
-from . import data, hooks
+from . import checkpoint, data, hooks
 
-__all__ = ["data", "hooks"]
+__all__ = ["checkpoint", "data", "hooks"]

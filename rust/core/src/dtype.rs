@@ -113,7 +113,8 @@ impl DType {
         }
     }
 
-    /// PyTorch's ScalarType name, as its "not implemented for 'ComplexFloat'" errors print it.
+    /// PyTorch's ScalarType name, as its kernel errors print it (`not implemented for 'Long'`,
+    /// `'ComplexFloat'`).
     pub fn scalar_type_name(self) -> &'static str {
         match self {
             DType::F32 => "Float",

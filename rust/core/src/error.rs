@@ -15,8 +15,11 @@ pub enum Error {
     /// An index or dimension out of range: `IndexError`.
     #[error("{0}")]
     Index(String),
-    /// An op that has no kernel for a dtype (complex inputs, mostly): `NotImplementedError`,
-    /// a subclass of `RuntimeError`, as PyTorch raises.
+    /// A singular or indefinite matrix in a factorization: `torch.linalg.LinAlgError`.
+    #[error("{0}")]
+    LinAlg(String),
+    /// A dtype an op has no kernel for (complex inputs, integers in linalg):
+    /// `NotImplementedError`, a subclass of `RuntimeError`, as PyTorch raises.
     #[error("{0}")]
     NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.

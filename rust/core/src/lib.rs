@@ -13,6 +13,7 @@
 //! ```
 
 pub mod alloc_size;
+pub mod autocast;
 pub mod autograd;
 pub mod backend;
 pub mod block_cache;
@@ -21,10 +22,14 @@ pub mod cuda;
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod grad_scale;
 pub mod layout;
+pub mod linalg;
 pub mod ops;
 pub mod optim;
+pub mod profiler;
 pub mod random;
+pub mod samplers;
 pub mod serialize;
 #[cfg(unix)]
 pub mod shm;

@@ -132,7 +132,7 @@ pub fn default_generator() -> &'static SharedGenerator {
     G.get_or_init(|| Arc::new(Mutex::new(Generator::new(67_280_421_310_721))))
 }
 
-fn with_gen<R>(g: Option<&SharedGenerator>, f: impl FnOnce(&mut Generator) -> R) -> R {
+pub(crate) fn with_gen<R>(g: Option<&SharedGenerator>, f: impl FnOnce(&mut Generator) -> R) -> R {
     let g = g.unwrap_or_else(|| default_generator());
     let mut guard = g.lock().unwrap_or_else(|e| e.into_inner());
     f(&mut guard)

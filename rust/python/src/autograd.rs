@@ -326,6 +326,7 @@ pub fn _function_node(
                 })
                 .collect::<PyResult<_>>()?;
             let mask: Vec<bool> = ins.iter().map(|t| t.is_some()).collect();
+            let in_dtypes: Vec<ferrotorch::DType> = in_refs.iter().map(|t| t.dtype()).collect();
             let bw = backward.clone();
             let shapes = shapes.clone();
             let in_ptrs: Vec<&Tensor> = in_refs.iter().collect();
@@ -365,6 +366,14 @@ pub fn _function_node(
                                     .clone(),
                             ),
                             _ => None,
+                        };
+                        // As PyTorch's engine does: a gradient comes back in its input's dtype
+                        // (a forward that cast its inputs, e.g. under custom_fwd, returns others).
+                        let gt = match gt {
+                            Some(t) if t.dtype() != in_dtypes[i] && t.dtype().is_float() => {
+                                Some(t.to_dtype(in_dtypes[i])?)
+                            }
+                            other => other,
                         };
                         out.push(gt);
                     }

@@ -15,6 +15,14 @@ pyo3::create_exception!(
     "An allocation that could not be satisfied (CPU memory, or a size no machine holds)."
 );
 
+// `torch.linalg.LinAlgError`: a RuntimeError raised for singular or indefinite matrices.
+pyo3::create_exception!(
+    ferrotorch,
+    LinAlgError,
+    PyRuntimeError,
+    "A matrix factorization that could not be completed (a singular or indefinite input)."
+);
+
 pub fn to_py(e: Error) -> PyErr {
     match e {
         e @ (Error::OutOfMemory { .. } | Error::DeviceOutOfMemory(_)) => {
@@ -24,6 +32,7 @@ pub fn to_py(e: Error) -> PyErr {
         Error::Type(m) => PyTypeError::new_err(m),
         Error::Value(m) => PyValueError::new_err(m),
         Error::Index(m) => PyIndexError::new_err(m),
+        Error::LinAlg(m) => LinAlgError::new_err(m),
         Error::NotImplemented(m) => PyNotImplementedError::new_err(m),
     }
 }

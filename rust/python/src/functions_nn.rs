@@ -3,9 +3,15 @@
 use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
 use ferrotorch::ops::unfold::Window;
+use ferrotorch::Tensor;
 use pyo3::prelude::*;
 
 type Pair = (usize, usize);
+
+/// The tensor arguments of a weighted op, for the profiler's input shapes.
+fn inputs_of<'a>(x: &'a Tensor, w: &'a Tensor, b: Option<&'a Tensor>) -> Vec<&'a Tensor> {
+    [x, w].into_iter().chain(b).collect()
+}
 
 fn win(kernel: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Window {
     Window {
@@ -25,8 +31,16 @@ pub fn _linear(
     weight: PyRef<'_, PyTensor>,
     bias: Option<PyRef<'_, PyTensor>>,
 ) -> PyResult<PyTensor> {
-    let (x, w, b) = (input.t.clone(), weight.t.clone(), bias.map(|b| b.t.clone()));
-    let r = py.detach(|| x.linear(&w, b.as_ref()));
+    let (mut x, mut w, mut b) = (input.t.clone(), weight.t.clone(), bias.map(|b| b.t.clone()));
+    let inputs = inputs_of(&x, &w, b.as_ref());
+    if let Some(mut cast) = crate::autocast::cast_inputs("linear", &inputs)? {
+        b = b.map(|_| cast.pop().expect("bias"));
+        w = cast.pop().expect("weight");
+        x = cast.pop().expect("input");
+    }
+    let r = ferrotorch::profiler::run("aten::linear", &inputs_of(&x, &w, b.as_ref()), || {
+        py.detach(|| x.linear(&w, b.as_ref()))
+    });
     Ok(PyTensor::new(r.py()?))
 }
 
@@ -131,9 +145,11 @@ pub fn _max_pool2d(
     ceil_mode: bool,
 ) -> PyResult<(PyTensor, PyTensor)> {
     let x = input.t.clone();
-    let (v, i) = py
-        .detach(|| x.max_pool2d(win(kernel_size, dilation, padding, stride), ceil_mode))
-        .py()?;
+    let window = win(kernel_size, dilation, padding, stride);
+    let (v, i) = ferrotorch::profiler::run("aten::max_pool2d_with_indices", &[&x], || {
+        py.detach(|| x.max_pool2d(window, ceil_mode))
+    })
+    .py()?;
     Ok((PyTensor::new(v), PyTensor::new(i)))
 }
 

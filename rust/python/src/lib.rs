@@ -1,5 +1,6 @@
 //! Python bindings of ferrotorch: a thin layer over the `ferrotorch` crate.
 
+mod autocast;
 mod autograd;
 mod complex;
 mod convert;
@@ -12,17 +13,23 @@ mod errors;
 mod fft;
 mod functions_misc;
 mod functions_nn;
+mod functions_special;
+mod grad_scale;
 mod interop;
+mod linalg;
 mod methods_index;
 mod methods_math;
 mod methods_ops_extra;
 mod methods_reduce;
 mod methods_shape;
+mod methods_special;
 mod optim;
+mod profiler;
 mod random;
 mod serialize;
 mod shared;
 mod size;
+mod storage_views;
 mod tensor;
 
 use pyo3::prelude::*;
@@ -42,18 +49,24 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dtype::register(m)?;
     creation::register(m)?;
     autograd::register(m)?;
+    autocast::register(m)?;
+    profiler::register(m)?;
+    grad_scale::register(m)?;
     serialize::register(m)?;
     functions_nn::register(m)?;
     functions_nn::register_norm(m)?;
     optim::register(m)?;
     functions_misc::register(m)?;
     random::register(m)?;
+    functions_special::register(m)?;
     methods_index::register(m)?;
     methods_ops_extra::register(m)?;
     interop::register(m)?;
     dlpack::register(m)?;
     shared::register(m)?;
+    storage_views::register(m)?;
     cuda::register(m)?;
+    linalg::register(m)?;
     complex::register(m)?;
     fft::register(m)?;
     Ok(())

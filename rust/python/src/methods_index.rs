@@ -386,7 +386,11 @@ pub fn cat(
             Tensor::cat_out(&ts, dim, &o.borrow().t).py()?;
             Ok(o.clone().into_any().unbind())
         }
-        _ => Ok(Py::new(py, PyTensor::new(Tensor::cat(&ts, dim).py()?))?.into_any()),
+        _ => {
+            let ts = crate::autocast::cast_list("cat", ts)?;
+            let r = ferrotorch::profiler::run_list("aten::cat", &ts, || Tensor::cat(&ts, dim));
+            Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
+        }
     }
 }
 
@@ -406,7 +410,11 @@ pub fn stack(
             Tensor::stack_out(&ts, dim, &o.borrow().t).py()?;
             Ok(o.clone().into_any().unbind())
         }
-        _ => Ok(Py::new(py, PyTensor::new(Tensor::stack(&ts, dim).py()?))?.into_any()),
+        _ => {
+            let ts = crate::autocast::cast_list("stack", ts)?;
+            let r = ferrotorch::profiler::run_list("aten::stack", &ts, || Tensor::stack(&ts, dim));
+            Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
+        }
     }
 }
 

@@ -11,8 +11,10 @@ macro_rules! unary_methods {
         impl PyTensor {
             $(
                 fn $name(&self, py: Python<'_>) -> PyResult<PyTensor> {
-                    let t = &self.t;
-                    Ok(PyTensor::new(py.detach(|| t.unary($op)).py()?))
+                    let t = crate::autocast::cast_one($op.name(), &self.t)?;
+                    let name = concat!("aten::", stringify!($name));
+                    let r = ferrotorch::profiler::run(name, &[&t], || py.detach(|| t.unary($op)));
+                    Ok(PyTensor::new(r.py()?))
                 }
                 fn $name_<'py>(slf: PyRef<'py, Self>) -> PyResult<PyRef<'py, Self>> {
                     if $op == UnaryOp::Abs && slf.t.dtype().is_complex() {

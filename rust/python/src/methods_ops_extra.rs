@@ -82,12 +82,16 @@ impl PyTensor {
         dtype: Option<&Bound<'_, PyAny>>,
         _stacklevel: Option<i64>,
     ) -> PyResult<PyTensor> {
-        let t = cast_opt(&self.t, dtype)?;
+        let t = cast_opt(
+            &crate::autocast::cast_unless_dtype("softmax", &self.t, dtype)?,
+            dtype,
+        )?;
         let d =
             dim.ok_or_else(|| PyTypeError::new_err("softmax() missing required argument 'dim'"))?;
-        Ok(PyTensor::new(
-            maybe_detach(py, t.numel(), || t.softmax(d)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::softmax", &[&t], || {
+            maybe_detach(py, t.numel(), || t.softmax(d))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, dtype=None, *, _stacklevel=None))]
     fn log_softmax(
@@ -97,17 +101,20 @@ impl PyTensor {
         dtype: Option<&Bound<'_, PyAny>>,
         _stacklevel: Option<i64>,
     ) -> PyResult<PyTensor> {
-        let t = cast_opt(&self.t, dtype)?;
+        let src = crate::autocast::cast_unless_dtype("log_softmax", &self.t, dtype)?;
+        let t = cast_opt(&src, dtype)?;
         let d = dim
             .ok_or_else(|| PyTypeError::new_err("log_softmax() missing required argument 'dim'"))?;
-        Ok(PyTensor::new(
-            maybe_detach(py, t.numel(), || t.log_softmax(d)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::log_softmax", &[&t], || {
+            maybe_detach(py, t.numel(), || t.log_softmax(d))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim, keepdim=false))]
     fn logsumexp(&self, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<PyTensor> {
+        let t = crate::autocast::cast_one("logsumexp", &self.t)?;
         Ok(PyTensor::new(
-            self.t.logsumexp(&extract_dims(Some(dim))?, keepdim).py()?,
+            t.logsumexp(&extract_dims(Some(dim))?, keepdim).py()?,
         ))
     }
     #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]

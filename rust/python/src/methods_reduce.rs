@@ -27,10 +27,14 @@ impl PyTensor {
         dtype: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
-        let t = cast_opt(&self.t, dtype)?;
-        Ok(PyTensor::new(
-            py.detach(|| t.sum_dims(&dims, keepdim)).py()?,
-        ))
+        let t = cast_opt(
+            &crate::autocast::cast_unless_dtype("sum", &self.t, dtype)?,
+            dtype,
+        )?;
+        let r = ferrotorch::profiler::run("aten::sum", &[&t], || {
+            py.detach(|| t.sum_dims(&dims, keepdim))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn mean(
@@ -42,9 +46,10 @@ impl PyTensor {
     ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
         let t = cast_opt(&self.t, dtype)?;
-        Ok(PyTensor::new(
-            py.detach(|| t.mean_dims(&dims, keepdim)).py()?,
-        ))
+        let r = ferrotorch::profiler::run("aten::mean", &[&t], || {
+            py.detach(|| t.mean_dims(&dims, keepdim))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn prod(
@@ -53,9 +58,15 @@ impl PyTensor {
         keepdim: bool,
         dtype: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let t = cast_opt(&self.t, dtype)?;
+        // CPU autocast runs prod in float32 whatever `dtype` says; CUDA lets `dtype` win.
+        let src = match self.t.device() {
+            ferrotorch::Device::Cpu => crate::autocast::cast_one("prod", &self.t)?,
+            _ => crate::autocast::cast_unless_dtype("prod", &self.t, dtype)?,
+        };
+        let t = cast_opt(&src, dtype)?;
         let dims: Vec<i64> = dim.into_iter().collect();
-        Ok(PyTensor::new(t.prod_dims(&dims, keepdim).py()?))
+        let r = ferrotorch::profiler::run("aten::prod", &[&t], || t.prod_dims(&dims, keepdim));
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
@@ -87,12 +98,14 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        let r = cast_opt(&self.t, dtype)?.cumsum(dim).py()?;
+        let src = crate::autocast::cast_unless_dtype("cumsum", &self.t, dtype)?;
+        let r = cast_opt(&src, dtype)?.cumsum(dim).py()?;
         Ok(PyTensor::new(cast_result(r, dtype)?))
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumprod(&self, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
-        let r = cast_opt(&self.t, dtype)?.cumprod(dim).py()?;
+        let src = crate::autocast::cast_unless_dtype("cumprod", &self.t, dtype)?;
+        let r = cast_opt(&src, dtype)?.cumprod(dim).py()?;
         Ok(PyTensor::new(cast_result(r, dtype)?))
     }
 }

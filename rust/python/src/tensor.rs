@@ -5,6 +5,7 @@ use crate::convert::{extract_operand, extract_scalar, scalar_to_py, sizes_from_a
 use crate::dtype::{dtype_obj, extract_dtype, PyDType};
 use crate::errors::IntoPy;
 use ferrotorch::ops::BinaryOp;
+use ferrotorch::profiler;
 use ferrotorch::{DType, Scalar, Tensor};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -85,6 +86,7 @@ fn binary_dunder(
     op: BinaryOp,
     reflected: bool,
 ) -> PyResult<Py<PyAny>> {
+    let name = || format!("aten::{}", op.name());
     let r = match extract_operand(other)? {
         // The core promotes scalars against float32; another default dtype decides here.
         Some(Operand::S(s))
@@ -101,18 +103,22 @@ fn binary_dunder(
             }
         }
         Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || {
-            if reflected {
-                b.binary(op, a)
-            } else {
-                a.binary(op, &b)
-            }
+            ferrotorch::profiler::run_named(name, &[a, &b], || {
+                if reflected {
+                    b.binary(op, a)
+                } else {
+                    a.binary(op, &b)
+                }
+            })
         }),
         Some(Operand::S(s)) => maybe_detach(py, a.numel(), || {
-            if reflected {
-                a.rbinary_scalar(op, s)
-            } else {
-                a.binary_scalar(op, s)
-            }
+            ferrotorch::profiler::run_named(name, &[a], || {
+                if reflected {
+                    a.rbinary_scalar(op, s)
+                } else {
+                    a.binary_scalar(op, s)
+                }
+            })
         }),
         None => return Ok(py.NotImplemented()),
     };
@@ -338,16 +344,16 @@ impl PyTensor {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let b = o.borrow().t.clone();
-        let r = py.detach(|| self.t.matmul(&b)).py()?;
+        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &o.borrow().t)?;
+        let r = profiler::run("aten::matmul", &[&a, &b], || py.detach(|| a.matmul(&b))).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
     fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let b = o.borrow().t.clone();
-        let r = py.detach(|| b.matmul(&self.t)).py()?;
+        let (b, a) = crate::autocast::cast_pair("matmul", &o.borrow().t, &self.t)?;
+        let r = profiler::run("aten::matmul", &[&b, &a], || py.detach(|| b.matmul(&a))).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
     fn __richcmp__(
@@ -411,9 +417,10 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
-        Ok(PyTensor::new(
-            maybe_detach(py, self.t.numel(), || self.t.add(&b)).py()?,
-        ))
+        let r = maybe_detach(py, self.t.numel(), || {
+            profiler::run("aten::add", &[&self.t, &b], || self.t.add(&b))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn sub(
@@ -423,9 +430,10 @@ impl PyTensor {
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
-        Ok(PyTensor::new(
-            maybe_detach(py, self.t.numel(), || self.t.sub(&b)).py()?,
-        ))
+        let r = maybe_detach(py, self.t.numel(), || {
+            profiler::run("aten::sub", &[&self.t, &b], || self.t.sub(&b))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn subtract(
@@ -438,9 +446,10 @@ impl PyTensor {
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "mul")?;
-        Ok(PyTensor::new(
-            maybe_detach(py, self.t.numel(), || self.t.mul(&b)).py()?,
-        ))
+        let r = maybe_detach(py, self.t.numel(), || {
+            profiler::run("aten::mul", &[&self.t, &b], || self.t.mul(&b))
+        });
+        Ok(PyTensor::new(r.py()?))
     }
     fn multiply(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         self.mul(py, other)
@@ -454,16 +463,20 @@ impl PyTensor {
         rounding_mode: Option<&str>,
     ) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, other, "div")?;
-        let r = match rounding_mode {
-            None => py.detach(|| self.t.div(&b)),
-            Some("floor") => self.t.binary(BinaryOp::FloorDiv, &b),
-            Some("trunc") => self.t.binary(BinaryOp::TruncDiv, &b),
+        let op = match rounding_mode {
+            None => BinaryOp::Div,
+            Some("floor") => BinaryOp::FloorDiv,
+            Some("trunc") => BinaryOp::TruncDiv,
             Some(m) => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"
             )))
             }
         };
+        let r = profiler::run("aten::div", &[&self.t, &b], || match op {
+            BinaryOp::Div => py.detach(|| self.t.div(&b)),
+            _ => self.t.binary(op, &b),
+        });
         Ok(PyTensor::new(r.py()?))
     }
     #[pyo3(signature = (other, *, rounding_mode=None))]
@@ -511,22 +524,27 @@ impl PyTensor {
     }
 
     fn matmul(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = other.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.matmul(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &other.t)?;
+        let r = profiler::run("aten::matmul", &[&a, &b], || py.detach(|| a.matmul(&b)));
+        Ok(PyTensor::new(r.py()?))
     }
     fn mm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = mat2.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.mm(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("mm", &self.t, &mat2.t)?;
+        let r = profiler::run("aten::mm", &[&a, &b], || py.detach(|| a.mm(&b)));
+        Ok(PyTensor::new(r.py()?))
     }
     fn bmm(&self, py: Python<'_>, mat2: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        let b = mat2.t.clone();
-        Ok(PyTensor::new(py.detach(|| self.t.bmm(&b)).py()?))
+        let (a, b) = crate::autocast::cast_pair("bmm", &self.t, &mat2.t)?;
+        let r = profiler::run("aten::bmm", &[&a, &b], || py.detach(|| a.bmm(&b)));
+        Ok(PyTensor::new(r.py()?))
     }
     fn mv(&self, vec: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.mv(&vec.t).py()?))
+        let (a, b) = crate::autocast::cast_pair("mv", &self.t, &vec.t)?;
+        Ok(PyTensor::new(a.mv(&b).py()?))
     }
     fn dot(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        Ok(PyTensor::new(self.t.dot(&other.t).py()?))
+        let (a, b) = crate::autocast::cast_pair("dot", &self.t, &other.t)?;
+        Ok(PyTensor::new(a.dot(&b).py()?))
     }
     fn inner(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.dot(&other.t).py()?))

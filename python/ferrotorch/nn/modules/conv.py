@@ -13,6 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 from ... import _core
 from ... import _nn_kernels as K
 from ..._grad_mode import no_grad
+from ..._op_entry import op_entry
 from .. import init
 from ..parameter import Parameter
 from .lazy import LazyModuleMixin, UninitializedParameter
@@ -56,6 +57,7 @@ def _batched(op: str, input: Tensor, n: int) -> Tuple[Tensor, bool]:
     return input, False
 
 
+@op_entry("conv_transpose2d")
 def _conv_transpose2d(x: Tensor, weight: Tensor, bias: Optional[Tensor], s: Tuple[int, ...], p: Tuple[int, ...], op: Tuple[int, ...], groups: int, d: Tuple[int, ...]) -> Tensor:
     """The 2-D kernel, except where output_padding reaches the stride (PyTorch allows it while
     below the dilation, the kernel does not): there the uncropped result is sliced instead."""
@@ -103,6 +105,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
     return _conv_transpose2d(input, weight, bias, _ntuple(stride, 2), _ntuple(padding, 2), _ntuple(output_padding, 2), groups, _ntuple(dilation, 2))
 
 
+@op_entry("conv3d")
 def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
     _check_conv("conv3d", input, weight, groups, 3, False)
@@ -145,6 +148,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
     return out.squeeze(0) if unbatched else out
 
 
+@op_entry("conv_transpose1d")
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """Transposed 1-D convolution over [N, C, L] (or [C, L]) inputs."""
     _check_conv("conv_transpose1d", input, weight, groups, 1, True)
@@ -155,6 +159,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
     return out.squeeze(0) if unbatched else out
 
 
+@op_entry("conv_transpose3d")
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """Transposed 3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
     _check_conv("conv_transpose3d", input, weight, groups, 3, True)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ... import _core
+from ..._op_entry import op_entry
 from .module import Module
 
 Tensor = _core.Tensor
@@ -22,6 +23,7 @@ def _clamp_value_only(x: Tensor, low: float) -> Tensor:
     return x + (d.clamp_min(low) - d)
 
 
+@op_entry("cosine_similarity")
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, after broadcasting."""
     shape = _core.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
@@ -39,6 +41,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     return _vector_norm(diff, p, -1, keepdim)
 
 
+@op_entry("pdist")
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distances between each pair of rows i < j of an [N, M] input, in row-major order."""
     if input.ndim != 2:

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 from ... import _core
 from ..._grad_mode import no_grad
+from ..._op_entry import op_entry
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -60,6 +61,7 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+@op_entry("bilinear")
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     """y_k = x1^T A_k x2 + b_k over the last dims of ``input1`` and ``input2`` (same leading dims)."""
     k, i, j = weight.shape

@@ -246,7 +246,7 @@ class GroupNorm(Module):
 
 def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None, eps: Optional[float] = None) -> Tensor:
     """x / sqrt(mean(x^2) + eps) over the trailing dims, times ``weight``."""
-    from ..._tensor_extras import finfo
+    from ..._type_info import finfo
 
     shape = _shape_tuple(normalized_shape)
     if weight is not None and tuple(weight.shape) != shape:

@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from ... import _core
 from ..._index_ops import pad as _constant_pad
+from ..._op_entry import op_entry
 from .module import Module
 
 Tensor = _core.Tensor
@@ -61,6 +62,17 @@ def _check_sizes(input: Tensor, pad: Sequence[int], mode: str) -> None:
             raise RuntimeError(f"input ({name}: {shape[d]}) is too small. Calculated output {name}: {shape[d] + left + right}")
 
 
+_PAD_OPS = {("reflect", 1): "reflection_pad1d", ("reflect", 2): "reflection_pad2d", ("reflect", 3): "reflection_pad3d", ("replicate", 1): "replication_pad1d", ("replicate", 2): "replication_pad2d", ("replicate", 3): "replication_pad3d"}
+
+
+def _pad_op_name(*args: Any, **kwargs: Any) -> Optional[str]:
+    """The aten op ``pad`` runs for these arguments (autocast's policy is per padding op)."""
+    pad_arg = kwargs.get("pad", args[1] if len(args) > 1 else ())
+    mode = kwargs.get("mode", args[2] if len(args) > 2 else "constant")
+    return _PAD_OPS.get((mode, len(pad_arg) // 2), "constant_pad_nd" if mode == "constant" else None)
+
+
+@op_entry(_pad_op_name)
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
     """Pads ``input``; ``pad`` lists (left, right) amounts starting from the last dim.
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from ... import _core
 from ... import _nn_kernels as K
+from ..._op_entry import op_entry
 from .module import Module
 from .padding import pad
 
@@ -105,6 +106,13 @@ def _depth_taps(depth: int, od: int, k: int, s: int, p: int, d: int) -> List[Tup
     return taps
 
 
+def _max_pool3d_name(*args: Any, **kwargs: Any) -> Optional[str]:
+    # PyTorch's max_pool3d with indices is another aten op, one autocast leaves alone.
+    with_indices = kwargs.get("return_indices", args[6] if len(args) > 6 else False)
+    return None if with_indices else "max_pool3d"
+
+
+@op_entry(_max_pool3d_name)
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """3-D max pooling over [N, C, D, H, W] (or [C, D, H, W]): 2-D pooling of every depth
     plane, then the running maximum over the depth taps (earliest plane wins ties)."""
@@ -156,6 +164,7 @@ def _int_average(pool: Any, input: Tensor, *args: Any) -> Tensor:
     return pool(input.double(), *args).trunc().long()
 
 
+@op_entry("avg_pool3d")
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
     """3-D average pooling: window sums from 2-D sum pooling of each plane plus the depth taps,
     divided by PyTorch's (separable) window counts."""
@@ -206,6 +215,7 @@ def _check_adaptive(op: str, input: Tensor, n: int) -> None:
         raise RuntimeError(f"{op}(): Expected {n + 1}D or {n + 2}D tensor, but got{sep} {list(input.shape)}")
 
 
+@op_entry("adaptive_avg_pool3d")
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """3-D adaptive average pooling: the depth windows are averaged, then pooled in 2-D."""
     x, unbatched = _batched("adaptive_avg_pool3d", input, 3)
@@ -264,6 +274,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     return _adaptive_max("adaptive_max_pool2d", input, output_size, 2, return_indices)
 
 
+@op_entry("adaptive_max_pool3d")
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Max over adaptive windows of [N, C, D, H, W] (or [C, D, H, W])."""
     return _adaptive_max("adaptive_max_pool3d", input, output_size, 3, return_indices)
@@ -341,11 +352,13 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optio
     return _max_unpool("max_unpool1d", input, indices, 1, kernel_size, stride, padding, output_size)
 
 
+@op_entry("max_unpool2d")
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, output_size: Optional[Sequence[int]] = None) -> Tensor:
     """The partial inverse of max_pool2d."""
     return _max_unpool("max_unpool2d", input, indices, 2, kernel_size, stride, padding, output_size)
 
 
+@op_entry("max_unpool3d")
 def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Optional[Any] = None, padding: Any = 0, output_size: Optional[Sequence[int]] = None) -> Tensor:
     """The partial inverse of max_pool3d."""
     return _max_unpool("max_unpool3d", input, indices, 3, kernel_size, stride, padding, output_size)
@@ -503,11 +516,13 @@ def _fractional_max_pool(op: str, input: Tensor, n: int, kernel_size: Any, outpu
     return (values, flat) if return_indices else values
 
 
+@op_entry("fractional_max_pool2d")
 def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
     """Fractional max pooling over [N, C, H, W] (or [C, H, W]) to ``output_size`` or ``output_ratio``."""
     return _fractional_max_pool("fractional_max_pool2d", input, 2, kernel_size, output_size, output_ratio, return_indices, _random_samples)
 
 
+@op_entry("fractional_max_pool3d")
 def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> Any:
     """Fractional max pooling over [N, C, D, H, W] (or [C, D, H, W])."""
     return _fractional_max_pool("fractional_max_pool3d", input, 3, kernel_size, output_size, output_ratio, return_indices, _random_samples)

@@ -7,6 +7,7 @@ import math
 from typing import Any, Optional
 
 from ... import _core
+from ..._op_entry import op_entry
 
 Tensor = _core.Tensor
 
@@ -59,6 +60,7 @@ def masked_softmax(scores: Tensor, mask: Tensor) -> Tensor:
     return ft.where(dead, zero, F.softmax(ft.where(dead, zero, scores), -1))
 
 
+@op_entry("scaled_dot_product_attention")
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Optional[Tensor] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> Tensor:
     """Attention over the last two dims: query [..., L, E], key [..., S, E], value [..., S, Ev].
 

@@ -6,7 +6,7 @@ from typing import Any, Optional, Tuple
 
 from ... import _core
 from ..._grad_mode import no_grad
-from ..._misc_ops import bincount, unique
+from ..._unique import bincount, unique
 from .. import init
 from ..parameter import Parameter
 from .module import Module

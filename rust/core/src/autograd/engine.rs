@@ -99,6 +99,10 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
         let grad = buffers.remove(&k).flatten();
         let mut outs: Vec<Option<Tensor>> = vec![None; node.edges().len()];
         if let Some(g) = grad {
+            let _evaluate = crate::profiler::scope_with(
+                || format!("autograd::engine::evaluate_function: {}", node.name()),
+                &[&g],
+            );
             let g = node.run_pre_hooks(g)?;
             if let Some(&slot) = r.capture.get(&k) {
                 r.captured[slot] = Some(g.clone());
@@ -114,6 +118,7 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
                     t.meta().grad = slot;
                 }
             }
+            let _apply = crate::profiler::scope_with(|| node.name().to_string(), &[&g]);
             outs = node.apply(&g, r.retain)?;
         }
         for (edge, g) in node.edges().iter().zip(outs) {

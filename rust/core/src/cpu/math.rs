@@ -163,7 +163,7 @@ pub trait Float:
 }
 
 /// Inverse error function: a Giles-style first guess refined by Newton steps on erf.
-fn erfinv_f64(y: f64) -> f64 {
+pub(crate) fn erfinv_f64(y: f64) -> f64 {
     if y.is_nan() || !(-1.0..=1.0).contains(&y) {
         return f64::NAN;
     }

@@ -7,4 +7,5 @@ pub mod math;
 pub mod parallel;
 pub mod sgemm;
 pub mod simd;
+pub mod special;
 pub mod thread_pool;

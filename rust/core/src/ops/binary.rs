@@ -515,12 +515,13 @@ impl Tensor {
                         (Some(ga), Some(g.zeros_like()?))
                     }
                     Xlogy => {
-                        // log(b), except 0 where a == b == 0 (as PyTorch, avoiding -inf).
-                        let both0 = a
+                        // xlogy(g, b) (0 where g is 0), and 0 where a == 0 and b <= 0: PyTorch's
+                        // rule, which keeps -inf and NaN of log(b <= 0) out of a dead input.
+                        let dead = a
                             .eq_scalar(Scalar::Float(0.0))?
-                            .binary(LogicalAnd, &b.eq_scalar(Scalar::Float(0.0))?)?;
+                            .binary(LogicalAnd, &b.binary_scalar(Le, Scalar::Float(0.0))?)?;
                         let zero = Tensor::zeros(&[], g.dtype())?;
-                        let ga = both0.where_(&zero, &g.mul(&b.log()?)?)?;
+                        let ga = dead.where_(&zero, &g.binary(Xlogy, b)?)?;
                         (Some(ga), Some(g.mul(a)?.div(b)?))
                     }
                     LogAddExp => {

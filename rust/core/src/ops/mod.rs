@@ -28,6 +28,8 @@ mod pool_backward;
 pub mod reduce;
 pub mod scan;
 pub mod softmax;
+pub mod special;
+pub mod special_binary;
 pub mod stats;
 pub mod unary;
 pub mod unfold;

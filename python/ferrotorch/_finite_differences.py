@@ -1,0 +1,23 @@
+"""``diff``: n-th forward differences along a dim, with optional prepended/appended values."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _core
+
+Tensor = _core.Tensor
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Optional[Tensor] = None, append: Optional[Tensor] = None) -> Tensor:
+    """n-th forward difference along ``dim``."""
+    x = input
+    if prepend is not None or append is not None:
+        x = _core.cat([t for t in (prepend, x, append) if t is not None], dim)
+    for _ in range(n):
+        size = x.shape[dim]
+        x = x.narrow(dim, 1, size - 1) - x.narrow(dim, 0, size - 1)
+    return x
+
+
+METHODS = (diff,)

@@ -1,0 +1,43 @@
+"""Pointwise ops written as compositions of core ops: ``addcmul``, ``addcdiv``, ``logit``."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _core
+from ._op_entry import op_entry
+
+Tensor = _core.Tensor
+
+
+@op_entry("addcmul")
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """input + value * tensor1 * tensor2."""
+    return input + value * tensor1 * tensor2
+
+
+@op_entry("addcdiv")
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """input + value * tensor1 / tensor2."""
+    return input + value * tensor1 / tensor2
+
+
+def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """In-place ``addcmul``."""
+    return self.add_(tensor1 * tensor2, alpha=value)
+
+
+def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """In-place ``addcdiv``."""
+    return self.add_(tensor1 / tensor2, alpha=value)
+
+
+def logit(input: Tensor, eps: Optional[float] = None) -> Tensor:
+    """log(p / (1 - p)), with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given."""
+    x = input.clamp(eps, 1 - eps) if eps is not None else input
+    # log(x) - log1p(-x) rather than log(x / (1 - x)): its gradient 1/x + 1/(1-x) is +inf at
+    # 0 and 1 as PyTorch's, where the quotient's form gives NaN.
+    return x.log() - (-x).log1p()
+
+
+METHODS = (addcmul, addcdiv, addcmul_, addcdiv_, logit)

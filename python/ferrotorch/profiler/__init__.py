@@ -1,0 +1,14 @@
+"""``torch.profiler``: time the ops a program runs (recorded in the Rust core), group them by
+name, print PyTorch's table, write Chrome traces."""
+
+from ..autograd.profiler import record_function
+from .profiler import (
+    ProfilerAction,
+    ProfilerActivity,
+    profile,
+    schedule,
+    supported_activities,
+    tensorboard_trace_handler,
+)
+
+__all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "schedule", "supported_activities", "tensorboard_trace_handler"]
