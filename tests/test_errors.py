@@ -32,7 +32,7 @@ CASES = [
     (lambda: torch.zeros(-1), RuntimeError, r"negative dimension -1"),
     (lambda: torch.tensor([[1, 2], [3]]), ValueError, r"expected sequence of length 2 at dim 1 \(got 1\)"),
     (lambda: torch.tensor("abc"), TypeError, r"invalid data type 'str'"),
-    (lambda: torch.ones(2, dtype="complex64"), TypeError, r"dtype"),
+    (lambda: torch.ones(2, dtype="complex32"), TypeError, r"dtype"),
     (lambda: torch.ones(2, 3).split([1, 2], 0), RuntimeError, r"split_with_sizes expects split_sizes to sum exactly to 2"),
     (lambda: torch.ones(2, 3).chunk(0), RuntimeError, r"chunk expects `chunks` to be greater than 0"),
     (lambda: torch.ones(2, 3).diagonal(0, 1, 1), RuntimeError, r"diagonal dimensions cannot be identical"),

@@ -84,7 +84,7 @@ def test_negative_strides_are_refused_and_readonly_arrays_never_written():
 
 def test_unsupported_dtypes_and_requires_grad():
     with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
-        torch.from_numpy(np.zeros(2, dtype=np.complex64))
+        torch.from_numpy(np.zeros(2, dtype=np.longdouble))
     with pytest.raises(TypeError, match="expected np.ndarray"):
         torch.from_numpy([1, 2])
     x = torch.ones(2, requires_grad=True)

@@ -148,8 +148,21 @@ for _module in (_comparison, _finite_differences, _matrix_ops, _pointwise_compos
         setattr(_core.Tensor, _method.__name__, _method)
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
 
-sgn = sign = _core.Tensor.sign
-_core.Tensor.sgn = _core.Tensor.sign
+sign = _core.Tensor.sign
+from ._complex import (  # noqa: E402
+    cdouble,
+    cfloat,
+    complex,
+    complex64,
+    complex128,
+    imag,
+    is_complex,
+    polar,
+    real,
+    view_as_complex,
+    view_as_real,
+)
+
 concat = concatenate = cat
 moveaxis = movedim
 
@@ -194,8 +207,9 @@ outer ger sum mean prod amax amin argmax argmin all any cumsum cumprod reshape f
 unflatten permute transpose swapaxes swapdims t squeeze unsqueeze narrow select diagonal unbind
 split chunk flip gather index_select scatter scatter_add index_add index_fill nonzero argwhere
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
-isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point is_complex clone detach
+isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point clone detach
 hypot copysign logcumsumexp lgamma digamma erfc i0 sinc mvlgamma
+conj conj_physical resolve_conj resolve_neg is_conj is_neg angle sgn
 """.split()
 
 for _name in _METHOD_FUNCTIONS:
@@ -229,6 +243,7 @@ from . import (  # noqa: E402
     autograd,
     backends,
     cuda,
+    fft,
     func,
     linalg,
     multiprocessing,
@@ -265,8 +280,12 @@ from .linalg._torch_functions import (  # noqa: E402
 from .linalg._torch_functions import install as _install_linalg  # noqa: E402
 
 _install_linalg()
+from ._spectral import install as _install_spectral  # noqa: E402
+from ._spectral import istft, stft  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402
 from .func import vmap  # noqa: E402
+
+_install_spectral()
 
 
 def manual_seed(seed: Any) -> Generator:

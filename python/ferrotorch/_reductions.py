@@ -17,6 +17,9 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, is_max: bool) -> Any:
     if isinstance(dim, Tensor):
         return self.maximum(dim) if is_max else self.minimum(dim)
     if dim is None:
+        if self.is_complex():
+            kind = "ComplexFloat" if self.dtype.itemsize == 8 else "ComplexDouble"
+            raise NotImplementedError(f'"{name}_all" not implemented for \'{kind}\'')
         if self.numel() == 0:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
         return self.amax() if is_max else self.amin()

@@ -103,6 +103,20 @@ class _Formatter:
         return s.rjust(self.width)
 
 
+class _ComplexFormatter:
+    """Real and imaginary parts formatted separately, joined as ``re+imj`` (as PyTorch)."""
+
+    def __init__(self, values: List[Any]) -> None:
+        self.re = _Formatter([v.real for v in values], True)
+        self.im = _Formatter([v.imag for v in values], True)
+        self.width = self.re.width + self.im.width + 1
+
+    def format(self, v: Any) -> str:
+        im = (self.im.format(v.imag) + "j").lstrip()
+        sign = "" if im[0] in "+-" else "+"
+        return self.re.format(v.real) + sign + im
+
+
 def _summarized_values(data: Any, shape: List[int], summarize: bool) -> List[Any]:
     """The values that will be printed (edge items only when summarizing)."""
     if not shape:
@@ -115,7 +129,7 @@ def _summarized_values(data: Any, shape: List[int], summarize: bool) -> List[Any
     return out
 
 
-def _fmt(data: Any, shape: List[int], f: _Formatter, indent: int, summarize: bool) -> str:
+def _fmt(data: Any, shape: List[int], f: Any, indent: int, summarize: bool) -> str:
     e = PRINT_OPTS.edgeitems
     if len(shape) == 1:
         if summarize and shape[0] > 2 * e:
@@ -150,10 +164,13 @@ def tensor_repr(t: Any) -> str:
             data = data.float()
         values = data.tolist()
         summarize = t.numel() > PRINT_OPTS.threshold
-        f = _Formatter(_summarized_values(values, shape, summarize), t.dtype.is_floating_point)
+        shown = _summarized_values(values, shape, summarize)
+        f: Any = _ComplexFormatter(shown) if t.dtype.is_complex else _Formatter(shown, t.dtype.is_floating_point)
         body = f.format(values) if not shape else _fmt(values, shape, f, len(prefix), summarize)
     default_float = torch.get_default_dtype()
-    if t.dtype not in (default_float, torch.int64, torch.bool) or (t.numel() == 0 and t.dtype != default_float):
+    default_complex = torch.complex128 if default_float == torch.float64 else torch.complex64
+    defaults = (default_float, default_complex, torch.int64, torch.bool)
+    if t.dtype not in defaults or (t.numel() == 0 and t.dtype != default_float):
         suffix.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffix.append(f"grad_fn=<{t.grad_fn.name()}>")

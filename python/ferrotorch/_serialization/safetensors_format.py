@@ -29,7 +29,11 @@ def _encode(obj: Any, path: str, tensors: List[Tuple[str, Any]], names: set) -> 
             name += "_"
         names.add(name)
         tensors.append((name, obj.detach()))
-        return {"__tensor__": name, "requires_grad": bool(obj.requires_grad)}
+        entry = {"__tensor__": name, "requires_grad": bool(obj.requires_grad)}
+        if obj.is_complex():
+            # safetensors has no complex dtype: the entry holds view_as_real of the tensor.
+            entry["complex"] = True
+        return entry
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     if isinstance(obj, dict):
@@ -59,6 +63,8 @@ def _decode(obj: Any, tensors: Dict[str, Any]) -> Any:
         return obj
     if "__tensor__" in obj:
         t = tensors[obj["__tensor__"]]
+        if obj.get("complex"):
+            t = _core.view_as_complex(t)
         return t.requires_grad_(True) if obj.get("requires_grad") else t
     if "__tuple__" in obj:
         return tuple(_decode(v, tensors) for v in obj["__tuple__"])

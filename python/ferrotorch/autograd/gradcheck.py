@@ -19,14 +19,25 @@ def _as_tuple(x: Any) -> Tuple[Any, ...]:
     return x if isinstance(x, tuple) else (x,)
 
 
+def _differentiable(t: Any) -> bool:
+    return isinstance(t, Tensor) and (t.dtype.is_floating_point or t.dtype.is_complex)
+
+
 def _flat(t: Any) -> List[float]:
-    return [float(v) for v in t.detach().reshape(-1).tolist()]
+    """The values as real numbers; a complex tensor gives (re, im) of each element in turn."""
+    t = t.detach()
+    if t.dtype.is_complex:
+        t = _core.view_as_real(t)
+    return [float(v) for v in t.reshape(-1).tolist()]
 
 
 def _with_value(t: Any, i: int, value: float) -> Any:
     vals = _flat(t)
     vals[i] = value
-    out = _core.tensor(vals, dtype=t.dtype).reshape(t.shape)
+    if t.dtype.is_complex:
+        out = _core.view_as_complex(_core.tensor(vals, dtype=t.dtype.to_real()).reshape(tuple(t.shape) + (2,)))
+    else:
+        out = _core.tensor(vals, dtype=t.dtype).reshape(t.shape)
     # Keep requires_grad: functions like gradgradcheck's vjp differentiate their inputs.
     return out.requires_grad_(t.requires_grad)
 
@@ -34,7 +45,7 @@ def _with_value(t: Any, i: int, value: float) -> Any:
 def _outputs_flat(func: Callable, inputs: Sequence[Any]) -> List[float]:
     out: List[float] = []
     for o in _as_tuple(func(*inputs)):
-        if isinstance(o, Tensor) and o.dtype.is_floating_point:
+        if _differentiable(o):
             out.extend(_flat(o))
     return out
 
@@ -53,23 +64,35 @@ def _numerical_jacobian(func: Callable, inputs: Sequence[Any], idx: int, eps: fl
     return cols
 
 
+def _one_hot(o: Any, j: int) -> Any:
+    """The grad_output that selects real component ``j`` of ``o``'s flat values: for a complex
+    output, 1 selects the real part of an element and 1j its imaginary part (PyTorch's
+    convention, under which the input's gradient is then d/dre + i d/dim of that part)."""
+    if not o.dtype.is_complex:
+        onehot = [0.0] * o.numel()
+        onehot[j] = 1.0
+        return _core.tensor(onehot, dtype=o.dtype).reshape(o.shape)
+    pairs = [0.0] * (2 * o.numel())
+    pairs[j] = 1.0
+    return _core.view_as_complex(_core.tensor(pairs, dtype=o.dtype.to_real()).reshape(tuple(o.shape) + (2,)))
+
+
 def _analytical_jacobian(func: Callable, inputs: Sequence[Any]) -> List[List[List[float]]]:
-    """jac[k][i][j] = d output_j / d input_k[i] by backward passes with one-hot grads."""
+    """jac[k][i][j] = d output_j / d input_k[i] by backward passes with one-hot grads
+    (complex inputs and outputs count as their real and imaginary parts)."""
     from . import grad
 
-    outputs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and o.dtype.is_floating_point]
+    outputs = [o for o in _as_tuple(func(*inputs)) if _differentiable(o)]
     diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
-    jac = [[[0.0] * sum(o.numel() for o in outputs) for _ in range(x.numel())] for x in diff]
+    sizes = [len(_flat(o)) for o in outputs]
+    jac = [[[0.0] * sum(sizes) for _ in range(len(_flat(x)))] for x in diff]
     col = 0
-    for o in outputs:
-        for j in range(o.numel()):
+    for o, size in zip(outputs, sizes):
+        for j in range(size):
             if not o.requires_grad:
                 col += 1
                 continue
-            onehot = [0.0] * o.numel()
-            onehot[j] = 1.0
-            g = _core.tensor(onehot, dtype=o.dtype).reshape(o.shape)
-            grads = grad([o], diff, [g], retain_graph=True, allow_unused=True)
+            grads = grad([o], diff, [_one_hot(o, j)], retain_graph=True, allow_unused=True)
             for k, gk in enumerate(grads):
                 if gk is None:
                     continue

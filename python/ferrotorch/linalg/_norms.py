@@ -48,8 +48,9 @@ def vector_norm(x: Tensor, ord: Union[int, float] = 2, dim: Dim = None, keepdim:
     """
     if isinstance(ord, str) or not isinstance(ord, (int, float)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
-    _check_float("linalg.vector_norm", x)
-    x = _cast("linalg.vector_norm", x, dtype)
+    if not x.dtype.is_complex:  # a complex vector's norm is that of its moduli
+        _check_float("linalg.vector_norm", x)
+        x = _cast("linalg.vector_norm", x, dtype)
     dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     if dims is not None:
         wrapped = [d % x.ndim if x.ndim else d for d in dims]

@@ -46,14 +46,31 @@ pub fn on(dev: Device) -> Result<Backend> {
 
 /// The GPU an op runs on, or None for the host (the check every op with a CUDA forward does).
 #[cfg(feature = "cuda")]
-#[inline]
+#[inline(always)]
 pub fn cuda_of(
     op: &str,
     inputs: &[&Tensor],
 ) -> Result<Option<std::sync::Arc<crate::cuda::runtime::DeviceState>>> {
     match backend(op, inputs)? {
         Backend::Cpu => Ok(None),
-        Backend::Cuda(d) => Ok(Some(d)),
+        Backend::Cuda(d) => {
+            refuse_complex_on_cuda(op, inputs)?;
+            Ok(Some(d))
+        }
+    }
+}
+
+/// ferrotorch has no complex CUDA kernels: a complex input is refused before any launch.
+#[cfg(feature = "cuda")]
+#[cold]
+#[inline(never)]
+fn refuse_complex_on_cuda(op: &str, inputs: &[&Tensor]) -> Result<()> {
+    match inputs.iter().find(|t| t.dtype().is_complex()) {
+        Some(t) => Err(Error::NotImplemented(format!(
+            "\"{op}_cuda\" not implemented for '{}' (ferrotorch has no complex CUDA kernels)",
+            t.dtype().scalar_type_name()
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -25,10 +25,16 @@ fn cache() -> std::sync::MutexGuard<'static, Vec<Block>> {
 
 /// A cached buffer of at least `nbytes` (and at most an eighth more, so a small request does
 /// not pin a much larger buffer), with the layout it must be freed with.
+/// The size check is inlined into every allocation; only large requests reach the cache.
+#[inline]
 pub(crate) fn take(nbytes: usize) -> Option<(*mut u8, Layout)> {
     if nbytes < MIN_BYTES {
         return None;
     }
+    take_cached(nbytes)
+}
+
+fn take_cached(nbytes: usize) -> Option<(*mut u8, Layout)> {
     let mut blocks = cache();
     let fits = |b: &Block| b.layout.size() >= nbytes && b.layout.size() - nbytes <= nbytes / 8;
     let i = blocks.iter().position(fits)?;
@@ -38,11 +44,16 @@ pub(crate) fn take(nbytes: usize) -> Option<(*mut u8, Layout)> {
 
 /// Keeps a freed buffer if it is large and the cache has room (evicting the oldest buffers
 /// to make it); returns false when the caller must free it.
+#[inline]
 pub(crate) fn give(ptr: *mut u8, layout: Layout) -> bool {
-    let size = layout.size();
-    if !(MIN_BYTES..=MAX_BYTES).contains(&size) {
+    if !(MIN_BYTES..=MAX_BYTES).contains(&layout.size()) {
         return false;
     }
+    give_cached(ptr, layout)
+}
+
+fn give_cached(ptr: *mut u8, layout: Layout) -> bool {
+    let size = layout.size();
     let mut blocks = cache();
     while blocks.len() >= MAX_BLOCKS
         || blocks.iter().map(|b| b.layout.size()).sum::<usize>() + size > MAX_BYTES

@@ -16,18 +16,40 @@ pub enum DType {
     I8,
     U8,
     Bool,
+    /// complex64: interleaved (re, im) float32 pairs.
+    C64,
+    /// complex128: interleaved (re, im) float64 pairs.
+    C128,
 }
 
-/// Coarse kind used by type promotion: bool < integer < floating point.
+/// Coarse kind used by type promotion: bool < integer < floating point < complex.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
     Bool,
     Int,
     Float,
+    Complex,
 }
 
 impl DType {
-    pub const ALL: [DType; 10] = [
+    pub const ALL: [DType; 12] = [
+        DType::F32,
+        DType::F64,
+        DType::F16,
+        DType::BF16,
+        DType::I64,
+        DType::I32,
+        DType::I16,
+        DType::I8,
+        DType::U8,
+        DType::Bool,
+        DType::C64,
+        DType::C128,
+    ];
+
+    /// The dtypes with a Rust `Element` type (every dtype but the complex ones): the ones
+    /// `with_dtype!` dispatches over.
+    pub const REAL: [DType; 10] = [
         DType::F32,
         DType::F64,
         DType::F16,
@@ -42,7 +64,8 @@ impl DType {
 
     pub fn size(self) -> usize {
         match self {
-            DType::F64 | DType::I64 => 8,
+            DType::C128 => 16,
+            DType::F64 | DType::I64 | DType::C64 => 8,
             DType::F32 | DType::I32 => 4,
             DType::F16 | DType::BF16 | DType::I16 => 2,
             DType::I8 | DType::U8 | DType::Bool => 1,
@@ -53,12 +76,60 @@ impl DType {
         match self {
             DType::Bool => Category::Bool,
             DType::F32 | DType::F64 | DType::F16 | DType::BF16 => Category::Float,
+            DType::C64 | DType::C128 => Category::Complex,
             _ => Category::Int,
         }
     }
 
     pub fn is_float(self) -> bool {
         self.category() == Category::Float
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+
+    /// Whether tensors of this dtype can require gradients (floating point or complex).
+    pub fn is_differentiable(self) -> bool {
+        self.is_float() || self.is_complex()
+    }
+
+    /// `dtype.to_real()`: the type of a complex dtype's parts; other dtypes map to themselves.
+    pub fn to_real(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            d => d,
+        }
+    }
+
+    /// `dtype.to_complex()`: the complex type whose parts have this floating type.
+    /// float16 and bfloat16 map to complex64 (ferrotorch has no complex32).
+    pub fn to_complex(self) -> Option<DType> {
+        match self {
+            DType::F64 | DType::C128 => Some(DType::C128),
+            DType::F32 | DType::F16 | DType::BF16 | DType::C64 => Some(DType::C64),
+            _ => None,
+        }
+    }
+
+    /// PyTorch's ScalarType name, as its kernel errors print it (`not implemented for 'Long'`,
+    /// `'ComplexFloat'`).
+    pub fn scalar_type_name(self) -> &'static str {
+        match self {
+            DType::F32 => "Float",
+            DType::F64 => "Double",
+            DType::F16 => "Half",
+            DType::BF16 => "BFloat16",
+            DType::I64 => "Long",
+            DType::I32 => "Int",
+            DType::I16 => "Short",
+            DType::I8 => "Char",
+            DType::U8 => "Byte",
+            DType::Bool => "Bool",
+            DType::C64 => "ComplexFloat",
+            DType::C128 => "ComplexDouble",
+        }
     }
 
     /// PyTorch's name without the `torch.` prefix.
@@ -74,22 +145,8 @@ impl DType {
             DType::I8 => "int8",
             DType::U8 => "uint8",
             DType::Bool => "bool",
-        }
-    }
-
-    /// PyTorch's ScalarType name, as its kernel errors print it (`not implemented for 'Long'`).
-    pub fn scalar_type_name(self) -> &'static str {
-        match self {
-            DType::F32 => "Float",
-            DType::F64 => "Double",
-            DType::F16 => "Half",
-            DType::BF16 => "BFloat16",
-            DType::I64 => "Long",
-            DType::I32 => "Int",
-            DType::I16 => "Short",
-            DType::I8 => "Char",
-            DType::U8 => "Byte",
-            DType::Bool => "Bool",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
         }
     }
 
@@ -106,6 +163,8 @@ impl DType {
             DType::I8 => "CharTensor",
             DType::U8 => "ByteTensor",
             DType::Bool => "BoolTensor",
+            DType::C64 => "ComplexFloatTensor",
+            DType::C128 => "ComplexDoubleTensor",
         }
     }
 
@@ -135,10 +194,12 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
     match (a.category(), b.category()) {
         (ca, cb) if ca != cb => {
-            if ca > cb {
-                a
+            let (hi, lo) = if ca > cb { (a, b) } else { (b, a) };
+            if hi.is_complex() && lo.is_float() {
+                // complex64 with float64 is complex128: the parts promote as floats do.
+                promote_types(hi.to_real(), lo).to_complex().unwrap_or(hi)
             } else {
-                b
+                hi
             }
         }
         (Category::Float, _) => match (a, b) {
@@ -151,6 +212,13 @@ pub fn promote_types(a: DType, b: DType) -> DType {
                 }
             }
         },
+        (Category::Complex, _) => {
+            if a.size() >= b.size() {
+                a
+            } else {
+                b
+            }
+        }
         (Category::Int, _) => {
             let ((ua, sa), (ub, sb)) = (int_rank(a), int_rank(b));
             if ua || ub {
@@ -180,6 +248,18 @@ pub enum Operand {
     Scalar(Category),
 }
 
+/// A higher-ranked result met by a lower-ranked operand: the lower one counts only when it
+/// brings a higher category; a complex one turns a float result into its complex type.
+#[inline]
+fn combine(higher: Option<DType>, lower: DType) -> DType {
+    match higher {
+        None => lower,
+        Some(h) if h.category() >= lower.category() => h,
+        Some(h) if h.is_float() && lower.is_complex() => h.to_complex().unwrap_or(lower),
+        _ => lower,
+    }
+}
+
 /// `torch.result_type` over a set of operands.
 pub fn result_type(ops: &[Operand], default_float: DType) -> DType {
     let (mut dim, mut zero, mut scalar): (Option<DType>, Option<DType>, Option<Category>) =
@@ -193,22 +273,23 @@ pub fn result_type(ops: &[Operand], default_float: DType) -> DType {
     }
     let mut out = dim;
     if let Some(z) = zero {
-        out = match out {
-            Some(d) if d.category() >= z.category() => Some(d),
-            _ => Some(z),
-        };
+        out = Some(combine(out, z));
     }
     if let Some(c) = scalar {
-        out = match out {
-            Some(d) if d.category() >= c => Some(d),
-            _ => Some(match c {
-                Category::Bool => DType::Bool,
-                Category::Int => DType::I64,
-                Category::Float => default_float,
-            }),
-        };
+        out = Some(combine(out, default_of(c, default_float)));
     }
     out.unwrap_or(default_float)
+}
+
+/// The dtype a Python scalar of category `c` becomes on its own.
+#[inline]
+pub fn default_of(c: Category, default_float: DType) -> DType {
+    match c {
+        Category::Bool => DType::Bool,
+        Category::Int => DType::I64,
+        Category::Float => default_float,
+        Category::Complex => default_float.to_complex().unwrap_or(DType::C64),
+    }
 }
 
 /// A Rust type that can be stored in a tensor.
@@ -322,11 +403,20 @@ impl Element for bool {
     }
 }
 
-/// Runs `$body` with `$T` bound to the Rust type of `$dt`.
+/// Runs `$body` with `$T` bound to the Rust type of `$dt`. Complex dtypes have no `Element`
+/// type: for them the enclosing function returns PyTorch's "not implemented for
+/// 'ComplexFloat'" error, so a generic kernel never reads complex data as real; or, with
+/// `else`, the given expression is the value for a complex dtype.
 #[macro_export]
 macro_rules! with_dtype {
     ($dt:expr, $T:ident => $body:expr) => {
+        $crate::with_dtype!($dt, $T => $body, else {
+            return Err($crate::Error::complex_unsupported("this operation", $dt).into())
+        })
+    };
+    ($dt:expr, $T:ident => $body:expr, else $complex:expr) => {
         match $dt {
+            $crate::DType::C64 | $crate::DType::C128 => $complex,
             $crate::DType::F32 => {
                 type $T = f32;
                 $body
@@ -377,6 +467,8 @@ pub enum Scalar {
     Bool(bool),
     Int(i64),
     Float(f64),
+    /// A Python complex number: (real, imaginary).
+    Complex(f64, f64),
 }
 
 impl Scalar {
@@ -385,6 +477,7 @@ impl Scalar {
             Scalar::Bool(_) => Category::Bool,
             Scalar::Int(_) => Category::Int,
             Scalar::Float(_) => Category::Float,
+            Scalar::Complex(..) => Category::Complex,
         }
     }
     pub fn to_f64(self) -> f64 {
@@ -392,6 +485,8 @@ impl Scalar {
             Scalar::Bool(b) => b as u8 as f64,
             Scalar::Int(i) => i as f64,
             Scalar::Float(f) => f,
+            // The real part, as a complex-to-real cast takes it.
+            Scalar::Complex(re, _) => re,
         }
     }
     pub fn to_i64(self) -> i64 {
@@ -399,6 +494,14 @@ impl Scalar {
             Scalar::Bool(b) => b as i64,
             Scalar::Int(i) => i,
             Scalar::Float(f) => f as i64,
+            Scalar::Complex(re, _) => re as i64,
+        }
+    }
+    /// The value as a complex number (real, imaginary).
+    pub fn to_complex(self) -> (f64, f64) {
+        match self {
+            Scalar::Complex(re, im) => (re, im),
+            s => (s.to_f64(), 0.0),
         }
     }
     /// The value as an element of type `T` (ints keep full precision).
@@ -414,6 +517,7 @@ impl Scalar {
             Category::Float => Scalar::Float(v.to_f64()),
             Category::Int => Scalar::Int(v.to_i64()),
             Category::Bool => Scalar::Bool(v.to_i64() != 0),
+            Category::Complex => unreachable!("no Element type is complex"),
         }
     }
 }
@@ -436,5 +540,30 @@ mod tests {
         assert_eq!(r, F16);
         let r = result_type(&[Operand::Dim(I64), Operand::ZeroDim(F64)], F32);
         assert_eq!(r, F64);
+    }
+
+    #[test]
+    fn complex_promotion_matches_pytorch() {
+        use DType::*;
+        assert_eq!(promote_types(F64, C64), C128);
+        assert_eq!(promote_types(F16, C64), C64);
+        assert_eq!(promote_types(I64, C64), C64);
+        assert_eq!(promote_types(C64, C128), C128);
+        let complex = Operand::Scalar(Category::Complex);
+        assert_eq!(result_type(&[Operand::Dim(F64), complex], F32), C128);
+        assert_eq!(result_type(&[Operand::Dim(I32), complex], F32), C64);
+        assert_eq!(result_type(&[Operand::Dim(I32), complex], F64), C128);
+        assert_eq!(
+            result_type(&[Operand::Dim(F32), Operand::ZeroDim(C128)], F32),
+            C64
+        );
+        assert_eq!(
+            result_type(&[Operand::Dim(I32), Operand::ZeroDim(C128)], F32),
+            C128
+        );
+        assert_eq!(
+            result_type(&[Operand::Dim(C64), Operand::ZeroDim(F64)], F32),
+            C64
+        );
     }
 }

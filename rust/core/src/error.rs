@@ -18,7 +18,8 @@ pub enum Error {
     /// A singular or indefinite matrix in a factorization: `torch.linalg.LinAlgError`.
     #[error("{0}")]
     LinAlg(String),
-    /// A dtype an op has no kernel for (integers in linalg): `NotImplementedError`.
+    /// A dtype an op has no kernel for (complex inputs, integers in linalg):
+    /// `NotImplementedError`, a subclass of `RuntimeError`, as PyTorch raises.
     #[error("{0}")]
     NotImplemented(String),
     /// An allocation the allocator (or the machine) cannot satisfy: `torch.OutOfMemoryError`.
@@ -49,6 +50,14 @@ impl Error {
     }
     pub fn index(msg: impl Into<String>) -> Error {
         Error::Index(msg.into())
+    }
+    /// PyTorch's error for an op with no kernel for a (complex) dtype:
+    /// `"max_all" not implemented for 'ComplexFloat'`.
+    pub fn complex_unsupported(op: &str, dt: crate::DType) -> Error {
+        Error::NotImplemented(format!(
+            "\"{op}\" not implemented for '{}'",
+            dt.scalar_type_name()
+        ))
     }
     pub fn out_of_memory(nbytes: usize) -> Error {
         Error::OutOfMemory { op: None, nbytes }

@@ -145,6 +145,13 @@ fn fill<T: Element>(t: &Tensor, mut f: impl FnMut() -> f64) {
     }
 }
 
+/// The shape of the real view of a complex tensor of `shape`.
+fn pairs_shape(shape: &[usize]) -> Vec<usize> {
+    let mut s = shape.to_vec();
+    s.push(2);
+    s
+}
+
 fn float_only(op: &str, dtype: DType) -> Result<()> {
     if !dtype.is_float() {
         bail!(
@@ -159,20 +166,33 @@ fn float_only(op: &str, dtype: DType) -> Result<()> {
 impl Tensor {
     /// Uniform samples in [0, 1).
     pub fn rand(shape: &[usize], dtype: DType, g: Option<&SharedGenerator>) -> Result<Tensor> {
+        if dtype.is_complex() {
+            // Both parts uniform in [0, 1), as PyTorch draws them.
+            return Tensor::rand(&pairs_shape(shape), dtype.to_real(), g)?.complex_alias();
+        }
         float_only("rand", dtype)?;
         let t = Tensor::uninit(shape, dtype).op("rand")?;
-        with_gen(
-            g,
-            |g| with_dtype!(dtype, T => fill::<T>(&t, || g.next_f64())),
-        );
+        with_gen(g, |g| -> Result<()> {
+            with_dtype!(dtype, T => fill::<T>(&t, || g.next_f64()));
+            Ok(())
+        })?;
         Ok(t)
     }
 
     /// Standard normal samples.
     pub fn randn(shape: &[usize], dtype: DType, g: Option<&SharedGenerator>) -> Result<Tensor> {
+        if dtype.is_complex() {
+            // Unit variance in all: each part has variance 1/2, as in PyTorch.
+            let parts = Tensor::randn(&pairs_shape(shape), dtype.to_real(), g)?;
+            let parts = parts.mul_scalar(crate::Scalar::Float(std::f64::consts::FRAC_1_SQRT_2))?;
+            return parts.complex_alias();
+        }
         float_only("randn", dtype)?;
         let t = Tensor::uninit(shape, dtype).op("randn")?;
-        with_gen(g, |g| with_dtype!(dtype, T => fill::<T>(&t, || g.normal())));
+        with_gen(g, |g| -> Result<()> {
+            with_dtype!(dtype, T => fill::<T>(&t, || g.normal()));
+            Ok(())
+        })?;
         Ok(t)
     }
 
@@ -190,16 +210,23 @@ impl Tensor {
                 "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
             );
         }
+        if dtype.is_complex() {
+            bail!(
+                Runtime,
+                "check_random_bounds handles only integral, floating-point and boolean types"
+            );
+        }
         let t = Tensor::uninit(shape, dtype).op("randint")?;
         let span = (high - low) as u64;
-        with_gen(g, |g| {
+        with_gen(g, |g| -> Result<()> {
             with_dtype!(dtype, T => {
                 let s: &mut [T] = unsafe { t.contiguous_slice_mut() };
                 for v in s {
                     *v = T::from_i64(low + g.below(span) as i64);
                 }
-            })
-        });
+            });
+            Ok(())
+        })?;
         Ok(t)
     }
 

@@ -23,6 +23,9 @@ fn st_dtype(d: DType) -> StDtype {
         DType::I8 => StDtype::I8,
         DType::U8 => StDtype::U8,
         DType::Bool => StDtype::BOOL,
+        // Entries hold complex tensors as their real view (see `to_bytes`).
+        DType::C64 => StDtype::F32,
+        DType::C128 => StDtype::F64,
     }
 }
 
@@ -72,6 +75,8 @@ impl View for &Entry {
 }
 
 /// Serializes named tensors (any layout) and string metadata to safetensors bytes.
+/// safetensors has no complex dtype: a complex tensor is stored as its real view
+/// (`view_as_real`, a trailing dim of 2), which `view_as_complex` turns back.
 pub fn to_bytes(
     tensors: &[(String, Tensor)],
     metadata: HashMap<String, String>,
@@ -79,16 +84,17 @@ pub fn to_bytes(
     let entries: Vec<(String, Entry)> = tensors
         .iter()
         .map(|(n, t)| {
-            Ok((
-                n.clone(),
-                Entry {
-                    t: if t.is_contiguous() {
-                        t.detach()
-                    } else {
-                        t.contiguous_copy()?
-                    },
-                },
-            ))
+            let t = if t.dtype().is_complex() {
+                t.real_alias()
+            } else {
+                t.detach()
+            };
+            let t = if t.is_contiguous() {
+                t
+            } else {
+                t.contiguous_copy()?
+            };
+            Ok((n.clone(), Entry { t }))
         })
         .collect::<Result<_>>()?;
     let meta = if metadata.is_empty() {

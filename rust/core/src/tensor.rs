@@ -95,7 +95,13 @@ impl Tensor {
 
     /// A 0-d tensor holding `v` converted to `dtype`.
     pub fn scalar(v: Scalar, dtype: DType) -> Tensor {
-        crate::with_dtype!(dtype, T => Tensor::from_vec(vec![v.to_elem::<T>()], &[]).unwrap())
+        // A one- or two-element allocation: it fails only when memory does. The value is
+        // written in place (no temporary Vec): this is on the path of every `t + 2`.
+        crate::with_dtype!(dtype, T => {
+            let storage = Storage::uninit(std::mem::size_of::<T>()).unwrap();
+            unsafe { (storage.ptr() as *mut T).write(v.to_elem::<T>()) };
+            Tensor::from_parts(storage, Layout::contiguous(&[]), dtype)
+        }, else Tensor::complex_scalar(v, dtype).unwrap())
     }
 
     /// A view made by a view op: like `alias`, remembering the root tensor it shows.
@@ -234,6 +240,9 @@ impl Tensor {
             // A device value comes to the host first (this waits for the stream).
             return self.copy_to_device(Device::Cpu)?.item();
         }
+        if self.dtype().is_complex() {
+            return Ok(self.complex_item());
+        }
         let off = self.offset();
         Ok(crate::with_dtype!(self.dtype(), T => {
             let v = unsafe { self.0.storage.slice::<T>(off, 1)[0] };
@@ -259,7 +268,7 @@ impl Tensor {
 
     /// `requires_grad_`: only leaves may change it, and only float tensors may require grad.
     pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
-        if flag && !self.dtype().is_float() {
+        if flag && !self.dtype().is_differentiable() {
             return Err(Error::runtime(format!(
                 "only Tensors of floating point dtype can require gradients (got {})",
                 self.dtype().name()

@@ -4,7 +4,7 @@ use crate::tensor::PyTensor;
 use ferrotorch::{Scalar, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PySequence, PyTuple};
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PySequence, PyTuple};
 
 /// A Python number as a core scalar (bool before int: bool is an int subclass).
 pub fn extract_scalar(ob: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
@@ -19,6 +19,9 @@ pub fn extract_scalar(ob: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
     }
     if ob.is_instance_of::<PyFloat>() {
         return Ok(Some(Scalar::Float(ob.extract()?)));
+    }
+    if let Ok(c) = ob.cast::<PyComplex>() {
+        return Ok(Some(Scalar::Complex(c.real(), c.imag())));
     }
     // NumPy scalars and other number-likes.
     let ty = ob.get_type().name()?.to_string();
@@ -41,6 +44,13 @@ pub fn extract_scalar(ob: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
             return Ok(Some(Scalar::Float(v)));
         }
     }
+    if ty.starts_with("complex") {
+        if let Ok(c) = ob.call_method0("__complex__") {
+            if let Ok(c) = c.cast::<PyComplex>() {
+                return Ok(Some(Scalar::Complex(c.real(), c.imag())));
+            }
+        }
+    }
     Ok(None)
 }
 
@@ -49,6 +59,7 @@ pub fn scalar_to_py(py: Python<'_>, s: Scalar) -> PyResult<Py<PyAny>> {
         Scalar::Bool(b) => PyBool::new(py, b).to_owned().into_any().unbind(),
         Scalar::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         Scalar::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+        Scalar::Complex(re, im) => PyComplex::from_doubles(py, re, im).into_any().unbind(),
     })
 }
 
@@ -76,6 +87,7 @@ pub fn extract_tensor_like(ob: &Bound<'_, PyAny>, op: &str) -> PyResult<Tensor> 
             Scalar::Bool(_) => ferrotorch::DType::Bool,
             Scalar::Int(_) => ferrotorch::DType::I64,
             Scalar::Float(_) => crate::tensor::default_dtype(),
+            Scalar::Complex(..) => crate::tensor::default_complex_dtype(),
         };
         return Ok(Tensor::scalar(s, dt));
     }

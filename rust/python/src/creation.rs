@@ -6,7 +6,7 @@ use crate::errors::IntoPy;
 use crate::tensor::{default_dtype, PyTensor};
 use ferrotorch::dtype::Category;
 use ferrotorch::error::InOp;
-use ferrotorch::{with_dtype, DType, Element, Scalar, Tensor};
+use ferrotorch::{with_dtype, DType, Scalar, Tensor};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySequence, PyString, PyTuple};
@@ -100,35 +100,63 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         Category::Bool => DType::Bool,
         Category::Int => DType::I64,
         Category::Float => float_dt.unwrap_or_else(default_dtype),
+        Category::Complex => crate::tensor::default_complex_dtype(),
     };
     let dt = dtype.unwrap_or(inferred);
-    with_dtype!(dt, T => {
-        let v: Vec<T> = vals.iter().map(|s| s.to_elem::<T>()).collect();
-        Tensor::from_vec(v, &shape).py()
-    })
+    if cat == Category::Complex && !dt.is_complex() {
+        return Err(PyTypeError::new_err("must be real number, not complex"));
+    }
+    if dt.is_complex() {
+        let v: Vec<(f64, f64)> = vals.iter().map(|s| s.to_complex()).collect();
+        return Tensor::from_complex_vec(&v, &shape, dt).py();
+    }
+    (|| -> ferrotorch::Result<Tensor> {
+        with_dtype!(dt, T => {
+            let v: Vec<T> = vals.iter().map(|s| s.to_elem::<T>()).collect();
+            Tensor::from_vec(v, &shape)
+        })
+    })()
+    .py()
 }
 
-fn list_rec<T: Element>(py: Python<'_>, data: &[T], shape: &[usize]) -> PyResult<Py<PyAny>> {
+fn list_rec<T>(
+    py: Python<'_>,
+    data: &[T],
+    shape: &[usize],
+    scalar: impl Fn(&T) -> Scalar + Copy,
+) -> PyResult<Py<PyAny>> {
     if shape.is_empty() {
-        return scalar_to_py(py, Scalar::from_elem(data[0]));
+        return scalar_to_py(py, scalar(&data[0]));
     }
     let n = shape[0];
     let step: usize = shape[1..].iter().product();
     let items: Vec<Py<PyAny>> = (0..n)
-        .map(|i| list_rec(py, &data[i * step..(i + 1) * step], &shape[1..]))
+        .map(|i| list_rec(py, &data[i * step..(i + 1) * step], &shape[1..], scalar))
         .collect::<PyResult<_>>()?;
     Ok(PyList::new(py, items)?.into_any().unbind())
 }
 
 /// `tolist()`: nested Python lists (a plain number for a 0-d tensor).
 pub fn to_list(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
-    with_dtype!(t.dtype(), T => {
-        let data = t.contiguous_data::<T>().py()?;
-        if t.numel() == 0 {
-            return list_rec_empty(py, t.shape());
-        }
-        list_rec::<T>(py, &data, t.shape())
-    })
+    if t.numel() == 0 {
+        return list_rec_empty(py, t.shape());
+    }
+    if t.dtype().is_complex() {
+        let data: Vec<Scalar> = t
+            .to_complex_vec()
+            .py()?
+            .into_iter()
+            .map(|(re, im)| Scalar::Complex(re, im))
+            .collect();
+        return list_rec(py, &data, t.shape(), |&s| s);
+    }
+    let scalars = || -> ferrotorch::Result<Vec<Scalar>> {
+        with_dtype!(t.dtype(), T => {
+            let data = t.contiguous_data::<T>()?;
+            Ok(data.iter().map(|&v| Scalar::from_elem(v)).collect())
+        })
+    };
+    list_rec(py, &scalars().py()?, t.shape(), |&s| s)
 }
 
 fn list_rec_empty(py: Python<'_>, shape: &[usize]) -> PyResult<Py<PyAny>> {
@@ -249,6 +277,7 @@ pub fn full(
         Scalar::Bool(_) => DType::Bool,
         Scalar::Int(_) => DType::I64,
         Scalar::Float(_) => default_dtype(),
+        Scalar::Complex(..) => crate::tensor::default_complex_dtype(),
     });
     finish(
         Tensor::full(&shape, v, dt).op("full").py()?,

@@ -79,6 +79,8 @@ fn dl_dtype(d: DType) -> DLDataType {
         DType::I8 => (0, 8),
         DType::U8 => (1, 8),
         DType::Bool => (6, 8),
+        DType::C64 => (5, 64),
+        DType::C128 => (5, 128),
     };
     DLDataType {
         code,
@@ -104,6 +106,8 @@ fn our_dtype(t: DLDataType) -> PyResult<DType> {
         (0, 8) => DType::I8,
         (1, 8) => DType::U8,
         (6, 8) | (1, 1) => DType::Bool,
+        (5, 64) => DType::C64,
+        (5, 128) => DType::C128,
         (c, b) => {
             return Err(PyBufferError::new_err(format!(
                 "from_dlpack: unsupported DLPack dtype (code {c}, bits {b})"

@@ -2,7 +2,7 @@
 
 use ferrotorch::DType;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyType};
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyType};
 use std::sync::OnceLock;
 
 #[pyclass(
@@ -29,7 +29,21 @@ impl PyDType {
     }
     #[getter]
     fn is_complex(&self) -> bool {
-        false
+        self.d.is_complex()
+    }
+    /// The type of a complex dtype's parts (real dtypes map to themselves).
+    fn to_real(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.d.to_real())
+    }
+    /// The complex dtype whose parts have this floating type.
+    fn to_complex(&self, py: Python<'_>) -> PyResult<Py<PyDType>> {
+        match self.d.to_complex() {
+            Some(d) => Ok(dtype_obj(py, d)),
+            None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "Unknown Complex ScalarType for {}",
+                self.d.scalar_type_name()
+            ))),
+        }
     }
     #[getter]
     fn is_signed(&self) -> bool {
@@ -81,6 +95,9 @@ pub fn extract_dtype(ob: &Bound<'_, PyAny>) -> PyResult<DType> {
         if t.is(ob.py().get_type::<PyFloat>()) {
             return Ok(DType::F64);
         }
+        if t.is(ob.py().get_type::<PyComplex>()) {
+            return Ok(DType::C128);
+        }
     }
     let name: String = if let Ok(s) = ob.extract::<String>() {
         s
@@ -99,6 +116,8 @@ pub fn extract_dtype(ob: &Bound<'_, PyAny>) -> PyResult<DType> {
         "long" => "int64",
         "int" => "int32",
         "short" => "int16",
+        "cfloat" => "complex64",
+        "cdouble" => "complex128",
         other => other,
     };
     DType::from_name(alias).ok_or_else(|| {
@@ -130,6 +149,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("long", DType::I64),
         ("int", DType::I32),
         ("short", DType::I16),
+        ("cfloat", DType::C64),
+        ("cdouble", DType::C128),
     ] {
         m.add(alias, dtype_obj(py, d))?;
     }

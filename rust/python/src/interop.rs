@@ -27,9 +27,11 @@ fn dtype_of_typestr(ts: &str) -> PyResult<DType> {
         "i1" => DType::I8,
         "u1" => DType::U8,
         "b1" => DType::Bool,
+        "c8" => DType::C64,
+        "c16" => DType::C128,
         other => {
             return Err(PyTypeError::new_err(format!(
-                "can't convert np.ndarray of type {other} (typestr '{ts}'). The only supported types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+                "can't convert np.ndarray of type {other} (typestr '{ts}'). The only supported types are: complex128, complex64, float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
             )))
         }
     })
@@ -46,6 +48,8 @@ fn typestr_of(d: DType) -> PyResult<&'static str> {
         DType::I8 => "|i1",
         DType::U8 => "|u1",
         DType::Bool => "|b1",
+        DType::C64 => "<c8",
+        DType::C128 => "<c16",
         DType::BF16 => return Err(PyTypeError::new_err("Got unsupported ScalarType BFloat16: NumPy has no bfloat16; convert with .float() first")),
     })
 }

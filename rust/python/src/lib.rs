@@ -2,6 +2,7 @@
 
 mod autocast;
 mod autograd;
+mod complex;
 mod convert;
 mod creation;
 mod cuda;
@@ -9,6 +10,7 @@ mod device;
 mod dlpack;
 mod dtype;
 mod errors;
+mod fft;
 mod functions_misc;
 mod functions_nn;
 mod functions_special;
@@ -65,5 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     storage_views::register(m)?;
     cuda::register(m)?;
     linalg::register(m)?;
+    complex::register(m)?;
+    fft::register(m)?;
     Ok(())
 }

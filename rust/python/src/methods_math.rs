@@ -17,6 +17,11 @@ macro_rules! unary_methods {
                     Ok(PyTensor::new(r.py()?))
                 }
                 fn $name_<'py>(slf: PyRef<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+                    if $op == UnaryOp::Abs && slf.t.dtype().is_complex() {
+                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                            "In-place abs is not supported for complex tensors.",
+                        ));
+                    }
                     slf.t.apply_inplace(concat!(stringify!($name), "_"), &[], |s| s.unary($op)).py()?;
                     Ok(slf)
                 }

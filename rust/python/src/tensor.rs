@@ -19,6 +19,12 @@ pub fn default_dtype() -> DType {
     DType::ALL[DEFAULT_DTYPE.load(Ordering::Relaxed) as usize]
 }
 
+/// The dtype of complex numbers created without an explicit dtype: complex64 when the
+/// default float type is float32 (or narrower), complex128 when it is float64.
+pub fn default_complex_dtype() -> DType {
+    ferrotorch::dtype::default_of(ferrotorch::dtype::Category::Complex, default_dtype())
+}
+
 #[pyfunction]
 pub fn set_default_dtype(d: &Bound<'_, PyAny>) -> PyResult<()> {
     let d = extract_dtype(d)?;
@@ -60,6 +66,18 @@ impl PyTensor {
     }
 }
 
+/// The value of a one-element tensor as a real number; a complex value must have no
+/// imaginary part (PyTorch's rule for `float(t)` and `int(t)`).
+fn real_item(t: &Tensor) -> PyResult<f64> {
+    match t.item().py()? {
+        Scalar::Complex(re, 0.0) => Ok(re),
+        Scalar::Complex(..) => Err(PyRuntimeError::new_err(
+            "value cannot be converted to type double without overflow",
+        )),
+        s => Ok(s.to_f64()),
+    }
+}
+
 /// The result of a binary dunder: a tensor, or NotImplemented for foreign operands.
 fn binary_dunder(
     py: Python<'_>,
@@ -70,6 +88,20 @@ fn binary_dunder(
 ) -> PyResult<Py<PyAny>> {
     let name = || format!("aten::{}", op.name());
     let r = match extract_operand(other)? {
+        // The core promotes scalars against float32; another default dtype decides here.
+        Some(Operand::S(s))
+            if matches!(
+                s.category(),
+                ferrotorch::dtype::Category::Float | ferrotorch::dtype::Category::Complex
+            ) && default_dtype() != DType::F32 =>
+        {
+            let b = operand_tensor(a, other, op.name())?;
+            if reflected {
+                b.binary(op, a)
+            } else {
+                a.binary(op, &b)
+            }
+        }
         Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || {
             ferrotorch::profiler::run_named(name, &[a, &b], || {
                 if reflected {
@@ -614,9 +646,6 @@ impl PyTensor {
     fn is_floating_point(&self) -> bool {
         self.t.dtype().is_float()
     }
-    fn is_complex(&self) -> bool {
-        false
-    }
     fn is_signed(&self) -> bool {
         !matches!(self.t.dtype(), DType::U8 | DType::Bool)
     }
@@ -657,9 +686,10 @@ impl PyTensor {
         scalar_to_py(py, self.t.item().py()?)
     }
     fn __float__(&self) -> PyResult<f64> {
-        Ok(self.t.item().py()?.to_f64())
+        real_item(&self.t)
     }
     fn __int__(&self) -> PyResult<i64> {
+        real_item(&self.t)?;
         Ok(self.t.item().py()?.to_i64())
     }
     fn __index__(&self) -> PyResult<i64> {
@@ -677,7 +707,8 @@ impl PyTensor {
                 self.t.shape()
             )));
         }
-        Ok(self.t.item().py()?.to_f64() != 0.0)
+        let (re, im) = self.t.item().py()?.to_complex();
+        Ok(re != 0.0 || im != 0.0)
     }
     fn __len__(&self) -> PyResult<usize> {
         if self.t.ndim() == 0 {

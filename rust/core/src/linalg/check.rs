@@ -28,6 +28,7 @@ pub(crate) fn float_dtype(op: &str, t: &Tensor) -> Result<()> {
             "{op}: Low precision dtypes not supported. Got {}",
             scalar_type_name(dt)
         ))),
+        dt if dt.is_complex() => Err(Error::complex_unsupported(op, dt)),
         dt => Err(Error::NotImplemented(format!(
             "{op}: Expected a floating point or complex tensor as input. Got {}",
             scalar_type_name(dt)

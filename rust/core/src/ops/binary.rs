@@ -275,6 +275,14 @@ fn compare<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [bool]) {
 
 /// Forward of a binary op, outside autograd.
 pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() || b.dtype().is_complex() {
+        return crate::ops::complex_math::binary_forward(op, a, b);
+    }
+    real_binary_forward(op, a, b)
+}
+
+/// `binary_forward` for real dtypes (the caller has routed complex operands away).
+fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let name = op.name();
     let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     let mut common = result_type(&[operand(a), operand(b)], DType::F32);
@@ -367,10 +375,14 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 impl Tensor {
-    /// Cast outside autograd (self when the dtype matches).
+    /// Cast outside autograd (self when the dtype matches). Kernels cast their inputs to
+    /// the dtype they compute in with this: a complex input meeting a real kernel is an
+    /// error here, never a silent loss of its imaginary parts.
     pub(crate) fn to_dtype_raw(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
             Ok(self.clone())
+        } else if self.dtype().is_complex() && !dtype.is_complex() && dtype != DType::Bool {
+            Err(Error::complex_unsupported("this operation", self.dtype()))
         } else {
             self.copy_as(dtype)
         }
@@ -394,7 +406,10 @@ impl Tensor {
 
     /// A binary op with broadcasting, promotion and autograd.
     pub fn binary(&self, op: BinaryOp, other: &Tensor) -> Result<Tensor> {
-        let out = binary_forward(op, self, other)?;
+        if self.dtype().is_complex() || other.dtype().is_complex() {
+            return crate::ops::complex_math::binary(op, self, other);
+        }
+        let out = real_binary_forward(op, self, other)?;
         if op.is_compare() || op.is_bitwise() || !out.dtype().is_float() {
             return Ok(out);
         }

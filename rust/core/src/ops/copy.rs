@@ -91,6 +91,10 @@ fn gather_rows<S: Element, D: Element>(
 impl Tensor {
     /// A fresh contiguous copy with the given dtype, outside autograd.
     pub fn copy_as(&self, dtype: DType) -> Result<Tensor> {
+        if self.dtype().is_complex() || dtype.is_complex() {
+            crate::ops::complex_copy::host_only("copy", self)?;
+            return self.copy_as_complex(dtype);
+        }
         if let Some(out) = crate::cuda_forward!("copy", [self], |d| {
             crate::cuda::ops::copy::copy_as(&d, self, dtype)
         }) {
@@ -124,7 +128,7 @@ impl Tensor {
         if dtype == self.dtype() {
             return Ok(self.clone());
         }
-        if self.requires_grad() && !dtype.is_float() {
+        if self.requires_grad() && !dtype.is_differentiable() {
             // The result simply does not require grad, as in PyTorch.
             return self.copy_as(dtype);
         }
@@ -176,6 +180,9 @@ impl Tensor {
             offset: src.offset(),
         });
         // Gather first so that overlapping source and destination stay correct.
+        if self.dtype().is_complex() {
+            return self.write_complex_from(&src);
+        }
         let tmp = src.copy_as(self.dtype())?;
         with_dtype!(self.dtype(), D => {
             let vals = tmp.contiguous_slice::<D>();

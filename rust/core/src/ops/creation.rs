@@ -6,6 +6,9 @@ use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
 impl Tensor {
     /// A tensor of `shape` filled with `value`.
     pub fn full(shape: &[usize], value: Scalar, dtype: DType) -> Result<Tensor> {
+        if dtype.is_complex() {
+            return Tensor::complex_full(shape, value, dtype);
+        }
         let t = Tensor::uninit(shape, dtype)?;
         with_dtype!(dtype, T => {
             let v: T = value.to_elem();
@@ -39,6 +42,9 @@ impl Tensor {
                 "arange: upper bound and larger bound inconsistent with step sign"
             );
         }
+        if dtype.is_complex() {
+            return Err(crate::Error::complex_unsupported("arange_cpu", dtype));
+        }
         let n = ((end - start) / step).ceil().max(0.0) as usize;
         let t = Tensor::uninit(&[n], dtype).op("arange")?;
         with_dtype!(dtype, T => {
@@ -52,6 +58,10 @@ impl Tensor {
 
     /// `linspace(start, end, steps)`: computed from both ends, as PyTorch does, for symmetry.
     pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Result<Tensor> {
+        if dtype.is_complex() {
+            // Real end points: the real parts are the real linspace.
+            return Tensor::linspace(start, end, steps, dtype.to_real())?.copy_as(dtype);
+        }
         let t = Tensor::uninit(&[steps], dtype).op("linspace")?;
         let step = if steps > 1 {
             (end - start) / (steps - 1) as f64
@@ -70,6 +80,9 @@ impl Tensor {
     }
 
     pub fn eye(n: usize, m: usize, dtype: DType) -> Result<Tensor> {
+        if dtype.is_complex() {
+            return Tensor::eye(n, m, dtype.to_real())?.copy_as(dtype);
+        }
         let t = Tensor::zeros(&[n, m], dtype).op("eye")?;
         with_dtype!(dtype, T => {
             let o: &mut [T] = unsafe { t.contiguous_slice_mut() };

@@ -67,6 +67,33 @@ impl Tensor {
         let x = self.as_1d_if_scalar();
         let idx_t = index.as_1d_if_scalar();
         check_gather_shapes("gather", &x, &idx_t, d)?;
+        let out = if self.dtype().is_complex() {
+            // Both parts of an element move together: gather the real view.
+            let pairs = pair_index(&idx_t)?;
+            x.real_alias()
+                .gather(d as i64, &pairs)?
+                .complex_alias()?
+                .reshape(&index.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?
+        } else {
+            self.gather_real(&x, &idx_t, index, d)?
+        };
+        let in_shape = self.shape().to_vec();
+        let index = index.clone();
+        Ok(record(
+            "GatherBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| {
+                let z = Tensor::zeros(&in_shape, g.dtype())?;
+                Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
+            },
+        ))
+    }
+
+    /// The kernel of `gather` for real dtypes, outside autograd.
+    fn gather_real(&self, x: &Tensor, idx_t: &Tensor, index: &Tensor, d: usize) -> Result<Tensor> {
         let idx = index_values("gather", index)?;
         let size = x.shape()[d] as i64;
         let out_shape = index.shape().to_vec();
@@ -83,19 +110,7 @@ impl Tensor {
                 dst[k] = src[b + i as usize * stride];
             }
         });
-        let in_shape = self.shape().to_vec();
-        let index = index.clone();
-        Ok(record(
-            "GatherBackward0",
-            out,
-            &[self],
-            &[],
-            false,
-            move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype())?;
-                Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
-            },
-        ))
+        Ok(out)
     }
 
     fn scatter_impl(
@@ -118,6 +133,26 @@ impl Tensor {
                     fmt_shape(src.shape())
                 );
             }
+        }
+        if self.dtype().is_complex() {
+            // Both parts of an element move together: scatter into the real view.
+            let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
+            let src = if src.ndim() == idx_t.ndim() {
+                src
+            } else {
+                src.broadcast_to(idx_t.shape())?
+            };
+            let out = x.real_alias().scatter_impl(
+                op,
+                dim,
+                &pair_index(&idx_t)?,
+                &src.real_alias(),
+                add,
+            )?;
+            return out
+                .contiguous_raw()?
+                .complex_alias()?
+                .reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>());
         }
         let idx = index_values(op, index)?;
         let size = x.shape()[dim] as i64;
@@ -347,14 +382,14 @@ impl Tensor {
             .to_dtype_raw(dt)?
             .broadcast_to(&shape)?
             .contiguous_copy()?;
-        let out = Tensor::zeros(&shape, dt)?;
-        with_dtype!(dt, T => {
-            let (cs, xs, ys) = (c.contiguous_slice::<bool>(), av.contiguous_slice::<T>(), bv.contiguous_slice::<T>());
-            let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
-            for i in 0..o.len() {
-                o[i] = if cs[i] { xs[i] } else { ys[i] };
-            }
-        });
+        let out = if dt.is_complex() {
+            // Both parts of an element follow the condition: select on the real views.
+            c.unsqueeze(-1)?
+                .where_(&av.real_alias(), &bv.real_alias())?
+                .complex_alias()?
+        } else {
+            where_real(&c, &av, &bv, &shape, dt)?
+        };
         let (sa, sb, da, db) = (a.shape().to_vec(), b.shape().to_vec(), a.dtype(), b.dtype());
         let cond = cond.clone();
         Ok(record(
@@ -414,4 +449,29 @@ fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
     }
     v.write_from(g)?;
     Ok(z)
+}
+
+/// The kernel of `where` for real dtypes: inputs already broadcast, contiguous, in `dt`.
+fn where_real(c: &Tensor, av: &Tensor, bv: &Tensor, shape: &[usize], dt: DType) -> Result<Tensor> {
+    let out = Tensor::zeros(shape, dt)?;
+    with_dtype!(dt, T => {
+        let (cs, xs, ys) = (c.contiguous_slice::<bool>(), av.contiguous_slice::<T>(), bv.contiguous_slice::<T>());
+        let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
+        for i in 0..o.len() {
+            o[i] = if cs[i] { xs[i] } else { ys[i] };
+        }
+    });
+    Ok(out)
+}
+
+/// An index over a complex tensor's elements as an index over its real view: each entry
+/// repeated for the (re, im) pair along a trailing dim of 2.
+fn pair_index(index: &Tensor) -> Result<Tensor> {
+    let mut shape = index.shape().to_vec();
+    shape.push(2);
+    index
+        .detach()
+        .unsqueeze(-1)?
+        .broadcast_to(&shape)?
+        .contiguous_copy()
 }

@@ -263,17 +263,37 @@ impl Tensor {
                 p.len()
             );
         }
-        let out = self.contiguous_copy()?;
-        with_dtype!(self.dtype(), T => {
-            let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
-            let v = vals.contiguous_slice::<T>();
-            for (k, &i) in p.iter().enumerate() {
-                if i < 0 || i >= n {
-                    bail!(Index, "index_put: position {i} is out of bounds for {n} elements");
-                }
-                o[i as usize] = if accumulate { add_elem(o[i as usize], v[k]) } else { v[k] };
+        let out = if self.dtype().is_complex() {
+            if let Some(&i) = p.iter().find(|&&i| i < 0 || i >= n) {
+                bail!(
+                    Index,
+                    "index_put: position {i} is out of bounds for {n} elements"
+                );
             }
-        });
+            // Each element is a (re, im) pair of the real view.
+            let pairs: Vec<i64> = p.iter().flat_map(|&i| [2 * i, 2 * i + 1]).collect();
+            let pairs = Tensor::from_vec(pairs, &[2 * p.len()])?;
+            let flat = self.contiguous_copy()?.real_alias().reshape(&[-1])?;
+            let vflat = vals.real_alias().reshape(&[-1])?;
+            let mut shape: Vec<i64> = self.shape().iter().map(|&d| d as i64).collect();
+            shape.push(2);
+            flat.put_linear(&pairs, &vflat, accumulate)?
+                .reshape(&shape)?
+                .complex_alias()?
+        } else {
+            let out = self.contiguous_copy()?;
+            with_dtype!(self.dtype(), T => {
+                let o: &mut [T] = unsafe { out.contiguous_slice_mut() };
+                let v = vals.contiguous_slice::<T>();
+                for (k, &i) in p.iter().enumerate() {
+                    if i < 0 || i >= n {
+                        bail!(Index, "index_put: position {i} is out of bounds for {n} elements");
+                    }
+                    o[i as usize] = if accumulate { add_elem(o[i as usize], v[k]) } else { v[k] };
+                }
+            });
+            out
+        };
         let (pos, vshape) = (pos.clone(), values.shape().to_vec());
         Ok(record(
             "IndexPutBackward0",

@@ -60,6 +60,13 @@ impl Tensor {
                 "{op}: a leaf Variable that requires grad is being used in an in-place operation."
             )));
         }
+        if tracking && base.as_ref().is_some_and(|b| b.dtype() != self.dtype()) {
+            // `.real`/`.imag`/`view_as_real` views see their base in another dtype.
+            return Err(Error::NotImplemented(format!(
+                "{op}: in-place operations on a real or imaginary view of a complex tensor are \
+                 not supported while autograd records them"
+            )));
+        }
         // Writing through a view changes the base: snapshot it so its history can be rebased.
         let base_snapshot = match &base {
             Some(b) if tracking => Some(b.clone_tensor()?),

@@ -75,7 +75,7 @@ impl Tensor {
                 Tensor::uninit(&[rows, out_f], x.dtype())?
             };
             if k > 0 && rows * out_f > 0 {
-                crate::ops::matmul::gemm_into(&x2, &w.t()?, &out2);
+                crate::ops::matmul::gemm_into(&x2, &w.t()?, &out2)?;
             }
             if let Some(b) = bias {
                 match x.dtype() {

@@ -122,9 +122,10 @@ fn gemm_batches_on_this_thread<T: Element>(
 
 /// `out = a @ b` for 2-D float `a` [m,k] and `b` [k,n] (any strides) into a fresh contiguous
 /// `out` [m,n], without recording a graph node (for ops with their own backward).
-pub(crate) fn gemm_into(a: &Tensor, b: &Tensor, out: &Tensor) {
+pub(crate) fn gemm_into(a: &Tensor, b: &Tensor, out: &Tensor) -> Result<()> {
     debug_assert!(a.ndim() == 2 && b.ndim() == 2 && out.is_contiguous());
     crate::with_dtype!(a.dtype(), T => gemm_batches::<T>(a, b, out));
+    Ok(())
 }
 
 /// Batched product of two tensors with equal batch shapes (views; broadcast strides allowed).
@@ -224,6 +225,13 @@ impl Tensor {
                 Runtime,
                 "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'"
             );
+        }
+        if a.dtype().is_complex() {
+            // (ar + i ai)(br + i bi): four real products of the parts (views).
+            let (ar, ai, br, bi) = (a.real()?, a.imag()?, b.real()?, b.imag()?);
+            let re = ar.matmul(&br)?.sub(&ai.matmul(&bi)?)?;
+            let im = ar.matmul(&bi)?.add(&ai.matmul(&br)?)?;
+            return Tensor::complex(&re, &im);
         }
         let a2 = if a.ndim() == 1 {
             a.unsqueeze(0)?

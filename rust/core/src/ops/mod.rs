@@ -2,12 +2,18 @@
 
 pub mod binary;
 pub mod broadcast_blocks;
+pub mod complex_copy;
+pub mod complex_math;
+pub mod complex_reduce;
+pub mod complex_view;
 pub mod conv;
 mod conv_kernels;
 mod conv_scratch;
 pub mod copy;
 pub mod creation;
 pub mod device_copy;
+pub mod fft;
+mod fft_kernels;
 pub mod gather;
 pub mod index;
 pub mod inplace;

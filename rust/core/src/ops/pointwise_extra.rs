@@ -43,6 +43,11 @@ impl Tensor {
         if self.dtype() == DType::Bool {
             bail!(Runtime, "clamp: \"clamp_cpu\" not implemented for 'Bool'");
         }
+        if self.dtype().is_complex() {
+            return Err(crate::Error::NotImplemented(
+                "clamp is not supported for complex types".into(),
+            ));
+        }
         let dt = if self.dtype().is_float()
             || !min
                 .into_iter()

@@ -246,6 +246,9 @@ impl Tensor {
     /// `sum(dims, keepdim)`; integer and bool inputs sum to int64, as in PyTorch.
     pub fn sum_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let dims = reduce_dims("sum", dims, self.ndim())?;
+        if self.dtype().is_complex() {
+            return self.complex_sum(&dims, keepdim);
+        }
         let (out_dt, cd) = accum_dtypes(self.dtype());
         if let Some(out) = crate::cuda_forward!("sum", [self], |d| {
             use crate::cuda::launch::reduce::ReduceOp;
@@ -305,7 +308,7 @@ impl Tensor {
 
     /// `mean(dims, keepdim)`; floating point only, as in PyTorch.
     pub fn mean_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        if !self.dtype().is_float() {
+        if !self.dtype().is_differentiable() {
             bail!(Runtime, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", self.dtype().name());
         }
         let rd = reduce_dims("mean", dims, self.ndim())?;
@@ -317,6 +320,11 @@ impl Tensor {
     /// `amax`/`amin`: the gradient is shared equally among tied extrema.
     pub fn amax_dims(&self, dims: &[i64], keepdim: bool, is_max: bool) -> Result<Tensor> {
         let name = if is_max { "amax" } else { "amin" };
+        self.refuse_complex(if is_max {
+            "max_values_cpu"
+        } else {
+            "min_values_cpu"
+        })?;
         let rd = reduce_dims(name, dims, self.ndim())?;
         if rd.iter().any(|&d| self.shape()[d] == 0) {
             bail!(
@@ -362,6 +370,7 @@ impl Tensor {
     /// `max(dim)` / `min(dim)`: values and int64 indices; the gradient goes to the index.
     pub fn max_dim(&self, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
         let name = if is_max { "max" } else { "min" };
+        self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         let d = wrap_dim(name, dim, self.ndim())?;
         if self.ndim() > 0 && self.shape()[d] == 0 {
             bail!(
@@ -401,6 +410,8 @@ impl Tensor {
 
     /// `argmax`/`argmin` over one dim, or over the flattened tensor when `dim` is None.
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+        let name = if is_max { "argmax" } else { "argmin" };
+        self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         if self.dtype() == DType::Bool {
             let name = if is_max { "argmax" } else { "argmin" };
             bail!(Runtime, "{name}(): does not support bool input");
@@ -453,6 +464,7 @@ impl Tensor {
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
     pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let rd = reduce_dims("prod", dims, self.ndim())?;
+        self.refuse_complex("prod_cpu")?;
         let (out_dt, cd) = accum_dtypes(self.dtype());
         let rows = to_rows(&self.to_dtype_raw(cd)?, &rd)?;
         let out = self.reduce_out(&rows, keepdim, cd)?;

@@ -135,6 +135,9 @@ fn cumprod_grad_with_zeros(x: &Tensor, g: &Tensor, d: usize) -> Result<Tensor> {
 impl Tensor {
     pub fn cumsum(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumsum", dim, self.ndim())?;
+        if self.dtype().is_complex() {
+            return self.complex_cumsum(d);
+        }
         let out = scan(self, d, false)?;
         Ok(record(
             "CumsumBackward0",
@@ -153,6 +156,7 @@ impl Tensor {
     /// division-free recurrence (see `cumprod_grad_with_zeros`).
     pub fn cumprod(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumprod", dim, self.ndim())?;
+        self.refuse_complex("cumprod_cpu")?;
         let out = scan(self, d, true)?;
         Ok(record(
             "CumprodBackward0",
@@ -191,6 +195,7 @@ impl Tensor {
     pub fn cum_extreme(&self, dim: i64, is_max: bool) -> Result<(Tensor, Tensor)> {
         let name = if is_max { "cummax" } else { "cummin" };
         let d = wrap_dim(name, dim, self.ndim())?;
+        self.refuse_complex(&format!("{name}_cpu"))?;
         let idx = running_extreme_index(self, d, is_max)?;
         if self.ndim() == 0 {
             return Ok((self.clone_tensor()?, idx));

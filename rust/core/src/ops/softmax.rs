@@ -116,6 +116,7 @@ impl Tensor {
     fn softmax_impl(&self, dim: i64, log: bool) -> Result<Tensor> {
         let name = if log { "log_softmax" } else { "softmax" };
         let d = wrap_dim(name, dim, self.ndim())?;
+        self.refuse_complex(&format!("{name}_lastdim_kernel_impl"))?;
         if !self.dtype().is_float() {
             bail!(
                 Runtime,
@@ -152,6 +153,9 @@ impl Tensor {
     /// `logsumexp(dims, keepdim)`, stable: max + log(sum(exp(x - max))).
     pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         crate::ops::reduce::reduce_dims("logsumexp", dims, self.ndim())?;
+        if self.dtype().is_complex() {
+            return self.complex_logsumexp(dims, keepdim);
+        }
         if !self.dtype().is_float() {
             return self.to_dtype(DType::F32)?.logsumexp(dims, keepdim);
         }

@@ -8,6 +8,9 @@ use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
 impl Tensor {
     /// `var(dims, correction, keepdim)`: sum((x - mean)^2) / (N - correction).
     pub fn var_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            return self.complex_var(dims, correction, keepdim);
+        }
         if !self.dtype().is_float() {
             bail!(
                 Runtime,
@@ -30,6 +33,10 @@ impl Tensor {
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
     pub fn norm_p(&self, p: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            // Every vector norm of complex values is that norm of their moduli.
+            return self.abs()?.norm_p(p, dims, keepdim);
+        }
         if !self.dtype().is_float() {
             bail!(
                 Runtime,
@@ -84,6 +91,7 @@ impl Tensor {
 
     /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
     pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+        self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
         if self.ndim() == 0 {
             return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
         }
@@ -130,6 +138,7 @@ impl Tensor {
 
     /// `topk(k, dim, largest, sorted)` -> (values, indices).
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+        self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
         if self.dtype() == DType::Bool {
             bail!(Runtime, "topk does not support bool dtypes on CPU");
         }

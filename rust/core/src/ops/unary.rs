@@ -91,7 +91,7 @@ impl UnaryOp {
         matches!(self, Neg | Abs | Sign | Relu | Floor | Ceil | Round | Trunc)
     }
 
-    fn backward_name(self) -> &'static str {
+    pub(crate) fn backward_name(self) -> &'static str {
         match self {
             Neg => "NegBackward0",
             Abs => "AbsBackward0",
@@ -297,6 +297,9 @@ fn int_kernel(op: UnaryOp, a: &[i64], out: &mut [i64]) {
 
 /// Forward of a unary op, outside autograd.
 pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return crate::ops::complex_math::unary_forward(op, x);
+    }
     let dt = x.dtype();
     if dt == DType::Bool {
         match op {
@@ -378,6 +381,9 @@ impl Tensor {
     /// A unary op with its gradient. Backwards that use the output recompute it from the input
     /// when building a higher-order graph (the saved output is detached).
     pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            return crate::ops::complex_math::unary(op, self);
+        }
         let out = unary_forward(op, self)?;
         if !out.dtype().is_float() {
             return Ok(out);
@@ -528,5 +534,8 @@ impl Tensor {
     }
     pub fn sign(&self) -> Result<Tensor> {
         self.unary(Sign)
+    }
+    pub fn reciprocal(&self) -> Result<Tensor> {
+        self.unary(Reciprocal)
     }
 }

@@ -93,14 +93,19 @@ pub fn check_view(op: &str, what: &str, v: &Strided, n: usize) -> Result<()> {
 /// first, as `Tensor::scalar(s, dt)` does on the CPU (so it is exactly representable), then
 /// `f` carries it for floating dtypes and `i` for integer dtypes and bool (0 or 1).
 pub fn scalar_args(dt: DType, s: Scalar) -> (f64, i64) {
-    with_dtype!(dt, T => {
-        let v: T = s.to_elem();
-        if dt.is_float() {
-            (v.to_f64(), 0)
-        } else {
-            (0.0, v.to_i64())
-        }
-    })
+    // No complex tensor reaches a kernel (`backend::cuda_of` refuses them).
+    let dt = dt.to_real();
+    let f = || -> crate::Result<(f64, i64)> {
+        Ok(with_dtype!(dt, T => {
+            let v: T = s.to_elem();
+            if dt.is_float() {
+                (v.to_f64(), 0)
+            } else {
+                (0.0, v.to_i64())
+            }
+        }))
+    };
+    f().unwrap_or((0.0, 0))
 }
 
 /// `x` rounded to dtype `dt` (a floating dtype), as an f64.

@@ -79,6 +79,9 @@ pub fn suffix(dt: DType) -> &'static str {
         DType::I8 => "i8",
         DType::U8 => "u8",
         DType::Bool => "bool",
+        // No kernel has these names: complex tensors stop at `backend::cuda_of`.
+        DType::C64 => "c64",
+        DType::C128 => "c128",
     }
 }
 

@@ -204,7 +204,7 @@ mod tests {
         codes.dedup();
         assert_eq!(codes, (0..34).collect::<Vec<_>>());
         for op in ALL_OPS {
-            for dt in DType::ALL {
+            for dt in DType::REAL {
                 if let Ok(name) = kernel_name(op, dt) {
                     assert!(UNARY.functions.contains(&name.as_str()), "{name}");
                 }
