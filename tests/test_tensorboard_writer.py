@@ -12,9 +12,9 @@ from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
-from torch_oracle import needs_torch, pt
 
 import ferrotorch as torch
+from torch_oracle import needs_torch, pt
 
 HAVE_TB = importlib.util.find_spec("tensorboard") is not None
 
