@@ -9,6 +9,7 @@ use ferrotorch::Tensor;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use std::borrow::Cow;
 
 fn device_type(name: &str) -> PyResult<DeviceType> {
     DeviceType::parse(name).ok_or_else(|| {
@@ -23,31 +24,58 @@ pub fn cast_inputs(op: &str, inputs: &[&Tensor]) -> PyResult<Option<Vec<Tensor>>
     autocast::cast_inputs(op, inputs).py()
 }
 
-/// `(a, b)` after autocast for `op`; a plain pair of clones when autocast is off.
-pub fn cast_pair(op: &str, a: &Tensor, b: &Tensor) -> PyResult<(Tensor, Tensor)> {
-    autocast::cast_pair(op, a, b).py()
+/// `(a, b)` after autocast for `op`; borrowed as they are when autocast leaves them alone
+/// (the fast path is one atomic load: no reference counting, no error plumbing).
+#[inline(always)]
+pub fn cast_pair<'a>(
+    op: &str,
+    a: &'a Tensor,
+    b: &'a Tensor,
+) -> PyResult<(Cow<'a, Tensor>, Cow<'a, Tensor>)> {
+    if !autocast::is_active() {
+        return Ok((Cow::Borrowed(a), Cow::Borrowed(b)));
+    }
+    cast_pair_active(op, a, b)
 }
 
-/// The one input of `op` after autocast (a clone when autocast is off).
-#[inline]
-pub fn cast_one(op: &str, t: &Tensor) -> PyResult<Tensor> {
+#[cold]
+#[inline(never)]
+fn cast_pair_active<'a>(
+    op: &str,
+    a: &'a Tensor,
+    b: &'a Tensor,
+) -> PyResult<(Cow<'a, Tensor>, Cow<'a, Tensor>)> {
+    let (a, b) = autocast::cast_pair(op, a, b).py()?;
+    Ok((Cow::Owned(a), Cow::Owned(b)))
+}
+
+/// The one input of `op` after autocast (borrowed when autocast leaves it alone).
+#[inline(always)]
+pub fn cast_one<'a>(op: &str, t: &'a Tensor) -> PyResult<Cow<'a, Tensor>> {
     if !autocast::is_active() {
-        return Ok(t.clone());
+        return Ok(Cow::Borrowed(t));
     }
+    cast_one_active(op, t)
+}
+
+#[cold]
+#[inline(never)]
+fn cast_one_active<'a>(op: &str, t: &'a Tensor) -> PyResult<Cow<'a, Tensor>> {
     Ok(match cast_inputs(op, &[t])? {
-        Some(mut v) => v.pop().expect("one input"),
-        None => t.clone(),
+        Some(mut v) => Cow::Owned(v.pop().expect("one input")),
+        None => Cow::Borrowed(t),
     })
 }
 
 /// [`cast_one`] for ops with an optional output dtype: an explicit dtype wins over autocast.
-pub fn cast_unless_dtype(
+#[inline(always)]
+pub fn cast_unless_dtype<'a>(
     op: &str,
-    t: &Tensor,
+    t: &'a Tensor,
     dtype: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
+) -> PyResult<Cow<'a, Tensor>> {
     match dtype {
-        Some(d) if !d.is_none() => Ok(t.clone()),
+        Some(d) if !d.is_none() => Ok(Cow::Borrowed(t)),
         _ => cast_one(op, t),
     }
 }

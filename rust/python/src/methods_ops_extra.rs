@@ -82,10 +82,8 @@ impl PyTensor {
         dtype: Option<&Bound<'_, PyAny>>,
         _stacklevel: Option<i64>,
     ) -> PyResult<PyTensor> {
-        let t = cast_opt(
-            &crate::autocast::cast_unless_dtype("softmax", &self.t, dtype)?,
-            dtype,
-        )?;
+        let src = crate::autocast::cast_unless_dtype("softmax", &self.t, dtype)?;
+        let t = cast_opt(&src, dtype)?;
         let d =
             dim.ok_or_else(|| PyTypeError::new_err("softmax() missing required argument 'dim'"))?;
         let r = ferrotorch::profiler::run("aten::softmax", &[&t], || {

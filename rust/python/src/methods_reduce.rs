@@ -27,10 +27,8 @@ impl PyTensor {
         dtype: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let dims = extract_dims(dim)?;
-        let t = cast_opt(
-            &crate::autocast::cast_unless_dtype("sum", &self.t, dtype)?,
-            dtype,
-        )?;
+        let src = crate::autocast::cast_unless_dtype("sum", &self.t, dtype)?;
+        let t = cast_opt(&src, dtype)?;
         let r = ferrotorch::profiler::run("aten::sum", &[&t], || {
             py.detach(|| t.sum_dims(&dims, keepdim))
         });

@@ -78,6 +78,43 @@ fn real_item(t: &Tensor) -> PyResult<f64> {
     }
 }
 
+/// `a op b` (or `b op a` when reflected) for a tensor or scalar `b`.
+#[inline]
+fn apply_binary(
+    a: &Tensor,
+    b: &Operand,
+    op: BinaryOp,
+    reflected: bool,
+) -> ferrotorch::Result<Tensor> {
+    match (b, reflected) {
+        (Operand::T(b), false) => a.binary(op, b),
+        (Operand::T(b), true) => b.binary(op, a),
+        (Operand::S(s), false) => a.binary_scalar(op, *s),
+        (Operand::S(s), true) => a.rbinary_scalar(op, *s),
+    }
+}
+
+/// [`apply_binary`] timed by the profiler; kept out of line so the dunders' fast path only
+/// tests the profiler flag.
+#[cold]
+#[inline(never)]
+fn apply_binary_profiled(
+    a: &Tensor,
+    b: &Operand,
+    op: BinaryOp,
+    reflected: bool,
+) -> ferrotorch::Result<Tensor> {
+    let inputs: Vec<&Tensor> = match b {
+        Operand::T(t) => vec![a, t],
+        Operand::S(_) => vec![a],
+    };
+    profiler::run_named(
+        || format!("aten::{}", op.name()),
+        &inputs,
+        || apply_binary(a, b, op, reflected),
+    )
+}
+
 /// The result of a binary dunder: a tensor, or NotImplemented for foreign operands.
 fn binary_dunder(
     py: Python<'_>,
@@ -86,42 +123,31 @@ fn binary_dunder(
     op: BinaryOp,
     reflected: bool,
 ) -> PyResult<Py<PyAny>> {
-    let name = || format!("aten::{}", op.name());
-    let r = match extract_operand(other)? {
-        // The core promotes scalars against float32; another default dtype decides here.
-        Some(Operand::S(s))
+    let Some(b) = extract_operand(other)? else {
+        return Ok(py.NotImplemented());
+    };
+    // The core promotes scalars against float32; another default dtype decides here.
+    let b = match b {
+        Operand::S(s)
             if matches!(
                 s.category(),
                 ferrotorch::dtype::Category::Float | ferrotorch::dtype::Category::Complex
             ) && default_dtype() != DType::F32 =>
         {
-            let b = operand_tensor(a, other, op.name())?;
-            if reflected {
-                b.binary(op, a)
-            } else {
-                a.binary(op, &b)
-            }
+            Operand::T(operand_tensor(a, other, op.name())?)
         }
-        Some(Operand::T(b)) => maybe_detach(py, a.numel().max(b.numel()), || {
-            ferrotorch::profiler::run_named(name, &[a, &b], || {
-                if reflected {
-                    b.binary(op, a)
-                } else {
-                    a.binary(op, &b)
-                }
-            })
-        }),
-        Some(Operand::S(s)) => maybe_detach(py, a.numel(), || {
-            ferrotorch::profiler::run_named(name, &[a], || {
-                if reflected {
-                    a.rbinary_scalar(op, s)
-                } else {
-                    a.binary_scalar(op, s)
-                }
-            })
-        }),
-        None => return Ok(py.NotImplemented()),
+        b => b,
     };
+    let work = match &b {
+        Operand::T(t) => a.numel().max(t.numel()),
+        Operand::S(_) => a.numel(),
+    };
+    let r = maybe_detach(py, work, || {
+        if profiler::is_enabled() {
+            return apply_binary_profiled(a, &b, op, reflected);
+        }
+        apply_binary(a, &b, op, reflected)
+    });
     Ok(Py::new(py, PyTensor::new(r.py()?))?.into_any())
 }
 
@@ -344,7 +370,8 @@ impl PyTensor {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &o.borrow().t)?;
+        let o = o.borrow();
+        let (a, b) = crate::autocast::cast_pair("matmul", &self.t, &o.t)?;
         let r = profiler::run("aten::matmul", &[&a, &b], || py.detach(|| a.matmul(&b))).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }
@@ -352,7 +379,8 @@ impl PyTensor {
         let Ok(o) = other.cast::<PyTensor>() else {
             return Ok(py.NotImplemented());
         };
-        let (b, a) = crate::autocast::cast_pair("matmul", &o.borrow().t, &self.t)?;
+        let o = o.borrow();
+        let (b, a) = crate::autocast::cast_pair("matmul", &o.t, &self.t)?;
         let r = profiler::run("aten::matmul", &[&b, &a], || py.detach(|| b.matmul(&a))).py()?;
         Ok(Py::new(py, PyTensor::new(r))?.into_any())
     }

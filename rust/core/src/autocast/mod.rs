@@ -14,6 +14,7 @@ use crate::tensor::TensorImpl;
 use crate::{DType, Device, Error, Result, Tensor};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 /// The device types that have their own autocast state.
@@ -59,6 +60,10 @@ impl DeviceType {
 /// being reused by another tensor while the entry lives.
 type CacheEntry = (Weak<TensorImpl>, Tensor);
 
+/// How many threads have autocast on: while none has, ops skip the thread-local read (a
+/// `__tls_get_addr` call in a shared library) after one relaxed atomic load.
+static THREADS_ON: AtomicUsize = AtomicUsize::new(0);
+
 thread_local! {
     /// One bit per device type whose autocast is on.
     static ENABLED: Cell<u8> = const { Cell::new(0) };
@@ -69,10 +74,25 @@ thread_local! {
     static CACHE: RefCell<HashMap<usize, CacheEntry>> = RefCell::new(HashMap::new());
 }
 
-/// Whether autocast is on for any device type: the one check ops make on their fast path.
+/// Whether autocast is on for any device type in this thread: what ops check first.
 #[inline]
 pub fn is_active() -> bool {
-    ENABLED.with(|e| e.get()) != 0
+    THREADS_ON.load(Ordering::Relaxed) != 0 && ENABLED.with(|e| e.get()) != 0
+}
+
+/// Sets this thread's bits, keeping the count of threads with autocast on.
+fn store_bits(bits: u8) -> u8 {
+    let old = ENABLED.with(|e| e.replace(bits));
+    match (old != 0, bits != 0) {
+        (false, true) => {
+            THREADS_ON.fetch_add(1, Ordering::Relaxed);
+        }
+        (true, false) => {
+            THREADS_ON.fetch_sub(1, Ordering::Relaxed);
+        }
+        _ => {}
+    }
+    old
 }
 
 pub fn is_enabled(device: DeviceType) -> bool {
@@ -80,13 +100,11 @@ pub fn is_enabled(device: DeviceType) -> bool {
 }
 
 pub fn set_enabled(device: DeviceType, on: bool) {
-    ENABLED.with(|e| {
-        let bits = e.get();
-        e.set(if on {
-            bits | device.bit()
-        } else {
-            bits & !device.bit()
-        })
+    let bits = ENABLED.with(|e| e.get());
+    store_bits(if on {
+        bits | device.bit()
+    } else {
+        bits & !device.bit()
     });
 }
 
@@ -135,12 +153,12 @@ pub fn clear_cache() {
 
 /// Turns autocast off for every device type on this thread; returns the state to `restore`.
 pub fn suspend() -> u8 {
-    ENABLED.with(|e| e.replace(0))
+    store_bits(0)
 }
 
 /// Puts back the state `suspend` returned.
 pub fn restore(state: u8) {
-    ENABLED.with(|e| e.set(state));
+    store_bits(state);
 }
 
 /// Turns autocast off for every device type until dropped: what an autocast op does around
