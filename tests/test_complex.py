@@ -5,6 +5,8 @@ exchange, errors, and gradients (PyTorch's conjugate-Wirtinger convention)."""
 from __future__ import annotations
 
 import io
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -774,3 +776,27 @@ def test_grad_fn_names():
     assert a.abs().grad_fn.name() == "AbsBackward0"
     assert torch.view_as_real(a).grad_fn.name() == "ViewAsRealBackward0"
     assert a.conj().grad_fn is not None
+
+
+@pytest.mark.parametrize("attr", ["H", "mH", "adjoint"])
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3, 2), (4,), ()])
+@pytest.mark.parametrize("dtype", ["complex64", "float64"])
+def test_conjugate_transposes_match_torch(attr, shape, dtype):
+    rng = np.random.RandomState(0)
+    a = rng.randn(*shape) + (1j * rng.randn(*shape) if dtype.startswith("complex") else 0)
+    a = np.asarray(a, dtype=dtype)
+
+    def get(lib):
+        t = lib.tensor(a)
+        return t.adjoint() if attr == "adjoint" else getattr(t, attr)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = get(pt)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=re.escape(str(e).split(".")[0])):
+            get(torch)
+        return
+    ours = get(torch)
+    np.testing.assert_array_equal(ours.numpy(), theirs.resolve_conj().numpy())

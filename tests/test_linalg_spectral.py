@@ -251,12 +251,6 @@ def test_eigh_of_non_finite_input_is_a_linalg_error():
         torch.linalg.eigh(torch.full((3, 3), float("nan")))
 
 
-@pytest.mark.parametrize("fn", [torch.linalg.eig, torch.linalg.eigvals])
-def test_eig_needs_complex_dtypes(fn):
-    with pytest.raises(RuntimeError, match="complex tensors are not supported yet"):
-        fn(torch.eye(3))
-
-
 def test_named_tuples():
     A = torch.eye(3)
     assert torch.linalg.qr(A)._fields == ("Q", "R")

@@ -119,12 +119,17 @@ class Function:
         return outs_list[0] if single else tuple(outs_list)
 
 
+def _differentiable(t: Tensor) -> bool:
+    """Float and complex outputs carry gradients; integer and bool ones never do."""
+    return t.dtype.is_floating_point or t.dtype.is_complex
+
+
 def _one_node(name: str, args: list, outs: list, run_backward: Any, nondiff: list) -> list:
     """Records the function so that ``backward`` runs once with the gradients of all outputs,
     as PyTorch's does. The core's node calls backward once per differentiable output, so
     several differentiable outputs of one float dtype are packed into one flat tensor that is
     the node's single output; the outputs handed back are views of it."""
-    diff = [i for i, o in enumerate(outs) if not nondiff[i] and o.dtype.is_floating_point]
+    diff = [i for i, o in enumerate(outs) if not nondiff[i] and _differentiable(o)]
     if len(diff) < 2 or len({outs[i].dtype for i in diff}) != 1:
         return _core._function_node(name, args, outs, run_backward, nondiff)
     sizes = [outs[i].numel() for i in diff]
@@ -139,7 +144,7 @@ def _one_node(name: str, args: list, outs: list, run_backward: Any, nondiff: lis
             full[i] = grads[k].view(shapes[k])
         for i, o in enumerate(outs):
             if full[i] is None:
-                full[i] = _core.zeros_like(o) if o.dtype.is_floating_point else None
+                full[i] = _core.zeros_like(o) if _differentiable(o) else None
         return run_backward(*full)
 
     (packed,) = _core._function_node(name, args, [packed], run_packed, [False])

@@ -12,8 +12,10 @@ from __future__ import annotations
 from .._core import LinAlgError
 from .._core import Tensor as _Tensor
 from ._factorizations import cholesky, cholesky_ex, lu, lu_factor, lu_factor_ex
+from ._householder import householder_product
 from ._inverses import det, inv, inv_ex, slogdet
 from ._least_squares import lstsq, matrix_rank, pinv
+from ._matrix_functions import matrix_sqrth, polar
 from ._norms import cond, matrix_norm, norm, vector_norm
 from ._products import cross, diagonal, matrix_exp, matrix_power, multi_dot, vander, vecdot
 from ._solvers import lu_solve, solve, solve_ex, solve_triangular

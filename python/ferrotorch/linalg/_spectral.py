@@ -1,12 +1,14 @@
 """Orthogonal factorizations and spectra: ``qr``, ``eigh``, ``eigvalsh``, ``svd``,
-``svdvals``, and ``eig``/``eigvals``, which need complex dtypes ferrotorch does not have yet."""
+``svdvals``, and ``eig``/``eigvals`` of general matrices (complex results)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from .. import _core
 from .._core import Tensor
+from .._matrix_ops import diag_embed
+from ..autograd import Function
 from . import _return_types as rt
 
 
@@ -68,24 +70,89 @@ def torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tupl
     return rt.svd(U, S, Vh.transpose(-2, -1))
 
 
-def _complex_result_error(op: str, A: Tensor) -> RuntimeError:
-    """PyTorch's shape errors, else the error for results that would be complex."""
-    if A.ndim < 2:
-        return RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        return RuntimeError(f"{op}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
-    return RuntimeError(
-        f"{op}: complex tensors are not supported yet, and the eigenvalues of a general matrix are complex "
-        "(PyTorch returns complex64/complex128). For symmetric matrices use torch.linalg.eigh / eigvalsh."
-    )
+def _complex_solve(M: Tensor, B: Tensor) -> Tensor:
+    """X with M X = B for complex M and B, through the real system [[Re, -Im], [Im, Re]]
+    (the real solvers are differentiable, so the backward stays differentiable too)."""
+    n = M.shape[-1]
+    Mr, Mi = M.real, M.imag
+    top = _core.cat([Mr, -Mi], -1)
+    bottom = _core.cat([Mi, Mr], -1)
+    rhs = _core.cat([B.real, B.imag], -2)
+    X = _core._linalg_solve_ex(_core.cat([top, bottom], -2), rhs, True, True)[0]
+    return _core.complex(X[..., :n, :], X[..., n:, :])
+
+
+def _eig_backward(A: Tensor, L: Tensor, V: Tensor, gL: Optional[Tensor], gV: Optional[Tensor]) -> Tensor:
+    """gA = V^{-H} (diag(gL) + (V^H gV - V^H V Re(diag(V^H gV))) / conj(l_j - l_i)) V^H,
+    real part for real A. A loss that depends on the free phase of an eigenvector is refused."""
+    Vh = V.mH
+    n = L.shape[-1]
+    if gV is not None:
+        VhgV = Vh @ gV
+        im_diag = VhgV.imag.diagonal(0, -2, -1)
+        if im_diag.numel() and float(im_diag.abs().max()) > 1e-2:
+            raise RuntimeError(
+                "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+                "so it is ill-defined."
+            )
+        re_diag = VhgV.real.diagonal(0, -2, -1)
+        inner = VhgV - Vh @ (V * re_diag.unsqueeze(-2).to(V.dtype))
+        E = L.unsqueeze(-2) - L.unsqueeze(-1)
+        eye = _core.eye(n, dtype=E.dtype)
+        Econj = (E + eye).conj()
+        inner = inner / Econj
+        inner = inner - diag_embed(inner.diagonal(0, -2, -1))
+        if gL is not None:
+            inner = inner + diag_embed(gL)
+    else:
+        inner = diag_embed(gL)
+    gA = _complex_solve(Vh, inner @ Vh)
+    return gA if A.dtype.is_complex else gA.real
+
+
+class _Eig(Function):
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> tuple:
+        L, V = _core._linalg_eig(A.detach(), True)
+        ctx.save_for_backward(A.detach(), L, V)
+        return L, V
+
+    @staticmethod
+    def backward(ctx: Any, gL: Optional[Tensor], gV: Optional[Tensor]) -> Tensor:
+        A, L, V = ctx.saved_tensors
+        return _eig_backward(A, L, V, gL, gV)
+
+
+class _EigVals(Function):
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> Tensor:
+        ctx.save_for_backward(A.detach())
+        return _core._linalg_eig(A.detach(), False)[0]
+
+    @staticmethod
+    def backward(ctx: Any, gL: Tensor) -> Tensor:
+        (A,) = ctx.saved_tensors
+        L, V = _core._linalg_eig(A, True)
+        return _eig_backward(A, L, V, gL, None)
 
 
 def eig(A: Tensor) -> tuple:
-    """Not supported yet: PyTorch returns complex eigenvalues and eigenvectors, and ferrotorch
-    has no complex dtypes. Raises RuntimeError (after PyTorch's shape checks)."""
-    raise _complex_result_error("linalg.eig", A)
+    """``(eigenvalues, eigenvectors)`` of general square matrices: complex results
+    (complex64 for float32/complex64 input, complex128 otherwise), eigenvectors as unit-norm
+    columns with their largest component real, in no particular order.
+
+    >>> import ferrotorch as torch
+    >>> torch.linalg.eig(torch.tensor([[0.0, -1.0], [1.0, 0.0]])).eigenvalues
+    tensor([0.+1.j, 0.-1.j])
+    """
+    if A.requires_grad and _core.is_grad_enabled():
+        return rt.linalg_eig(*_Eig.apply(A))
+    return rt.linalg_eig(*_core._linalg_eig(A, True))
 
 
 def eigvals(A: Tensor) -> Tensor:
-    """Not supported yet (complex results); see ``eig``."""
-    raise _complex_result_error("linalg.eigvals", A)
+    """The complex eigenvalues of general square matrices (as ``eig`` without vectors)."""
+    if A.requires_grad and _core.is_grad_enabled():
+        return _EigVals.apply(A)
+    return _core._linalg_eig(A, False)[0]

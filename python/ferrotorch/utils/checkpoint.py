@@ -35,11 +35,40 @@ from ..autograd import Function, FunctionCtx, grad_call_active
 from ..autograd import backward as autograd_backward
 from ..autograd import grad as autograd_grad
 from ..autograd.function import _one_node
+from ._checkpoint_policies import (
+    SAC_IGNORED_OPS,
+    CheckpointPolicy,
+    DefaultDeviceType,
+    SelectiveCheckpointContext,
+    check_backward_validity,
+    create_selective_checkpoint_contexts,
+    detach_variable,
+    get_device_states,
+    set_checkpoint_early_stop,
+    set_device_states,
+)
 from ._pytree import tree_flatten, tree_unflatten
 
 Tensor = _core.Tensor
 
-__all__ = ["CheckpointError", "checkpoint", "checkpoint_sequential", "noop_context_fn", "set_checkpoint_debug_enabled"]
+__all__ = [
+    "CheckpointError",
+    "CheckpointFunction",
+    "CheckpointPolicy",
+    "DefaultDeviceType",
+    "SAC_IGNORED_OPS",
+    "SelectiveCheckpointContext",
+    "check_backward_validity",
+    "checkpoint",
+    "checkpoint_sequential",
+    "create_selective_checkpoint_contexts",
+    "detach_variable",
+    "get_device_states",
+    "noop_context_fn",
+    "set_checkpoint_debug_enabled",
+    "set_checkpoint_early_stop",
+    "set_device_states",
+]
 
 
 class CheckpointError(RuntimeError):

@@ -316,7 +316,9 @@ pub fn _function_node(
     let backward = Arc::new(backward);
     for (k, o) in outs.iter().enumerate() {
         let alias = o.detach();
-        if any_grad && !non_differentiable.get(k).copied().unwrap_or(false) && o.dtype().is_float()
+        if any_grad
+            && !non_differentiable.get(k).copied().unwrap_or(false)
+            && o.dtype().is_differentiable()
         {
             let in_refs: Vec<Tensor> = ins
                 .iter()

@@ -182,6 +182,19 @@ fn _linalg_eigh(py: Python<'_>, a: PyRef<'_, PyTensor>, uplo: &str) -> PyResult<
     Ok(pair(py.detach(|| a.linalg_eigh(upper)).py()?))
 }
 
+/// `linalg.eig` (or `eigvals` when `vectors` is false) without autograd: the Python layer
+/// records the backward.
+#[pyfunction]
+fn _linalg_eig(
+    py: Python<'_>,
+    a: PyRef<'_, PyTensor>,
+    vectors: bool,
+) -> PyResult<(PyTensor, Option<PyTensor>)> {
+    let a = a.t.clone();
+    let (l, v) = py.detach(|| a.linalg_eig_forward(vectors)).py()?;
+    Ok((PyTensor::new(l), v.map(PyTensor::new)))
+}
+
 #[pyfunction]
 fn _linalg_eigvalsh(py: Python<'_>, a: PyRef<'_, PyTensor>, uplo: &str) -> PyResult<PyTensor> {
     let a = a.t.clone();
@@ -222,6 +235,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_cholesky_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_qr, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_eigh, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_eig, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_eigvalsh, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_svd, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_svdvals, m)?)?;

@@ -86,13 +86,31 @@ impl PyTensor {
         }
         Ok(PyTensor::new(self.t.transpose(-2, -1).py()?))
     }
+    /// `H`: the conjugate transpose of a matrix (a transpose for real tensors; a 0-d
+    /// tensor is its own transpose).
     #[getter(H)]
     fn h(&self) -> PyResult<PyTensor> {
-        self.t()
+        match self.t.ndim() {
+            0 => conj_if_complex(self.t.clone()),
+            2 => conj_if_complex(self.t.t().py()?),
+            n => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor.{}",
+                if n > 2 {
+                    " For batches of matrices, consider using tensor.mH"
+                } else {
+                    ""
+                }
+            ))),
+        }
     }
+    /// `mH`: the last two dims swapped and, for complex tensors, conjugated.
     #[getter(mH)]
     fn m_h(&self) -> PyResult<PyTensor> {
-        self.m_t()
+        adjoint_of(&self.t, "tensor.mH")
+    }
+    /// `adjoint()`: the same as `mH`.
+    fn adjoint(&self) -> PyResult<PyTensor> {
+        adjoint_of(&self.t, "tensor.adjoint()")
     }
     #[pyo3(signature = (*sizes))]
     fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
@@ -158,4 +176,28 @@ impl PyTensor {
     fn index_select(&self, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.index_select(dim, &index.t).py()?))
     }
+}
+
+/// The conjugate of a complex tensor (a lazy view), the tensor itself otherwise.
+fn conj_if_complex(t: ferrotorch::Tensor) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(if t.dtype().is_complex() {
+        t.conj().py()?
+    } else {
+        t
+    }))
+}
+
+/// `mH` / `adjoint()`: the conjugate transpose of (batches of) matrices; a 0-d tensor is
+/// only conjugated, as PyTorch still allows.
+fn adjoint_of(t: &ferrotorch::Tensor, what: &str) -> PyResult<PyTensor> {
+    if t.ndim() == 0 {
+        return conj_if_complex(t.clone());
+    }
+    if t.ndim() < 2 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{what} is only supported on matrices or batches of matrices. Got {}-D tensor.",
+            t.ndim()
+        )));
+    }
+    conj_if_complex(t.transpose(-2, -1).py()?)
 }

@@ -9,6 +9,7 @@ mod triangle;
 
 pub mod cholesky;
 pub mod det;
+pub mod eig;
 pub mod eigh;
 pub mod inv;
 pub mod lu;
