@@ -82,15 +82,19 @@ def main() -> None:
     for epoch in range(args.epochs):
         perm = torch.randperm(n)
         total = 0.0
-        bar = tqdm(range(0, n, args.batch_size), desc=f"epoch {epoch + 1}/{args.epochs}", leave=False)
-        for i in bar:
-            idx = perm[i : i + args.batch_size]
-            loss = F.cross_entropy(model(x_train[idx]), y_train[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += loss.item() * len(idx)
-            bar.set_postfix(loss=f"{loss.item():.3f}")
+        starts = range(0, n, args.batch_size)
+        # disable=None hides the bar when stderr is not a terminal (logs, CI) instead of
+        # writing a line per refresh; refresh=False leaves redrawing to update()'s mininterval.
+        with tqdm(total=len(starts), desc=f"epoch {epoch + 1}/{args.epochs}", leave=False, disable=None) as bar:
+            for i in starts:
+                idx = perm[i : i + args.batch_size]
+                loss = F.cross_entropy(model(x_train[idx]), y_train[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                total += loss.item() * len(idx)
+                bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+                bar.update(1)
         sched.step()
         losses.append(total / n)
         accs.append(evaluate(model, x_test, y_test))
