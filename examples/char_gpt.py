@@ -41,7 +41,8 @@ class Block(nn.Module):
         t = x.shape[1]
         h = self.ln1(x)
         x = x + self.attn(h, h, h, attn_mask=self.mask[:t, :t], need_weights=False)[0]
-        return x + self.mlp(self.ln2(x))
+        out: torch.Tensor = x + self.mlp(self.ln2(x))
+        return out
 
 
 class GPT(nn.Module):
@@ -57,7 +58,8 @@ class GPT(nn.Module):
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         t = idx.shape[1]
         x = self.tok(idx) + self.pos(torch.arange(t))
-        return self.head(self.ln(self.blocks(x)))
+        logits: torch.Tensor = self.head(self.ln(self.blocks(x)))
+        return logits
 
 
 @torch.no_grad()

@@ -40,10 +40,11 @@ class DigitsCNN(nn.Module):
         x = F.max_pool2d(F.relu(self.conv1(x)), 2)
         x = F.max_pool2d(F.relu(self.conv2(x)), 2)
         x = x.flatten(1)
-        return self.fc2(F.relu(self.fc1(x)))
+        logits: torch.Tensor = self.fc2(F.relu(self.fc1(x)))
+        return logits
 
 
-def load_data(seed: int):
+def load_data(seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     digits = load_digits()
     x = torch.tensor(digits.images.tolist(), dtype=torch.float32).unsqueeze(1) / 16.0
     y = torch.tensor(digits.target.tolist())
@@ -57,7 +58,8 @@ def load_data(seed: int):
 def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
     model.eval()
     with torch.no_grad():
-        pred = model(x).argmax(1)
+        logits: torch.Tensor = model(x)
+        pred = logits.argmax(1)
     model.train()
     return (pred == y).float().mean().item()
 
