@@ -25,13 +25,56 @@ OUT = os.path.join(ROOT, "python", "ferrotorch", "_core.pyi")
 RUST_SRC = os.path.join(ROOT, "rust", "python", "src")
 
 # Annotation words a stub may copy from the Python-installed methods as they are.
-SAFE_WORDS = {"Tensor", "int", "float", "bool", "str", "None", "Optional", "Tuple", "List", "Union", "Any", "tuple", "list", "dtype", "device", "Sequence"}
+SAFE_WORDS = {
+    "Tensor",
+    "int",
+    "float",
+    "bool",
+    "str",
+    "None",
+    "Optional",
+    "Tuple",
+    "List",
+    "Union",
+    "Any",
+    "tuple",
+    "list",
+    "dtype",
+    "device",
+    "Sequence",
+}
 # Operators that yield a tensor (PyO3 returns NotImplemented for foreign operands, as Python expects).
 TENSOR_DUNDERS = {
     f"__{op}__"
-    for base in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor", "lshift", "rshift")
+    for base in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+    )
     for op in (base, "r" + base, "i" + base)
-} | {"__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
+} | {
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
+    "__getitem__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+}
 OVERRIDES_OBJECT = {"__eq__", "__ne__", "__hash__"}
 # Bindings whose Rust signature returns a bare Python object (Py<PyAny>) or an unannotated
 # lambda, with the type the object always has.
@@ -125,7 +168,11 @@ class RustReturns:
         sources = {path: open(path).read() for path in sorted(glob.glob(os.path.join(RUST_SRC, "*.rs")))}
         self.classes: Dict[str, str] = {}
         for text in sources.values():
-            for m in re.finditer(r"#\[pyclass(?:\((.*?)\))?\]\s*(?:#\[[^\]]*\]\s*)*pub(?:\([\w:]+\))?\s+struct\s+(\w+)", text, re.S):
+            for m in re.finditer(
+                r"#\[pyclass(?:\((.*?)\))?\]\s*(?:#\[[^\]]*\]\s*)*pub(?:\([\w:]+\))?\s+struct\s+(\w+)",
+                text,
+                re.S,
+            ):
                 name = re.search(r'name\s*=\s*"(\w+)"', m.group(1) or "")
                 self.classes[m.group(2)] = name.group(1) if name else m.group(2)
         for text in sources.values():
@@ -146,14 +193,19 @@ class RustReturns:
         self.types.setdefault((owner, name), py)
 
     def _scan(self, text: str) -> None:
-        fn = re.compile(r"((?:\s*#\[[^\n]*\]\s*)*)\s*(?:pub(?:\([\w:]+\))?\s+)?fn\s+(\$?\w+)\s*(?:<[^>]*>)?\s*\((.*?)\)\s*(?:->\s*([^{;]+?))?\s*(?:where[^{]*)?\{", re.S)
+        fn = re.compile(
+            r"((?:\s*#\[[^\n]*\]\s*)*)\s*(?:pub(?:\([\w:]+\))?\s+)?fn\s+(\$?\w+)\s*(?:<[^>]*>)?\s*\((.*?)\)\s*(?:->\s*([^{;]+?))?\s*(?:where[^{]*)?\{",
+            re.S,
+        )
         # Methods of #[pymethods] blocks (macro bodies included) and #[pyfunction]s.
         macros: Dict[str, List[Tuple[str, str, Optional[str], str]]] = {}
         for m in re.finditer(r"macro_rules!\s*(\w+)\s*\{\s*\((.*?)\)\s*=>\s*\{(.*?)\n\}", text, re.S):
             pattern_vars = re.findall(r"\$(\w+):ident", m.group(2))
             owner = self._impl_owner(m.group(3))
             fns = [(f.group(2), f.group(4), f.group(1)) for f in fn.finditer(m.group(3))]
-            macros[m.group(1)] = [(owner, name, ret, attrs) for name, ret, attrs in fns if name.startswith("$")] + [("vars", " ".join(pattern_vars), None, "")]
+            macros[m.group(1)] = [
+                (owner, name, ret, attrs) for name, ret, attrs in fns if name.startswith("$")
+            ] + [("vars", " ".join(pattern_vars), None, "")]
         for m in re.finditer(r"(\w+)!\s*\{(.*?)\n\}", text, re.S):
             if m.group(1) not in macros or m.group(1) == "macro_rules":
                 continue
@@ -171,7 +223,11 @@ class RustReturns:
             owner = self.classes.get(block.group(1), block.group(1))
             for f in fn.finditer(block.group(2)):
                 self._record(owner, f.group(2), f.group(4), f.group(1))
-        for f in re.finditer(r"#\[pyfunction\]((?:\s*#\[[^\n]*\])*)\s*(?:pub(?:\([\w:]+\))?\s+)?fn\s+(\w+)\s*(?:<[^>]*>)?\s*\((.*?)\)\s*(?:->\s*([^{]+?))?\s*\{", plain, re.S):
+        for f in re.finditer(
+            r"#\[pyfunction\]((?:\s*#\[[^\n]*\])*)\s*(?:pub(?:\([\w:]+\))?\s+)?fn\s+(\w+)\s*(?:<[^>]*>)?\s*\((.*?)\)\s*(?:->\s*([^{]+?))?\s*\{",
+            plain,
+            re.S,
+        ):
             self._record("", f.group(2), f.group(4), f.group(1))
 
     def _impl_owner(self, body: str) -> str:
@@ -267,12 +323,21 @@ def class_stub(cls: type, rust: RustReturns) -> List[str]:
                 body.append(f"    {attr}: {ret}")
             else:
                 body += ["    @property", f"    def {attr}(self) -> {ret}: ..."]
-        elif kind in ("method_descriptor", "wrapper_descriptor", "builtin_function_or_method", "classmethod_descriptor"):
+        elif kind in (
+            "method_descriptor",
+            "wrapper_descriptor",
+            "builtin_function_or_method",
+            "classmethod_descriptor",
+        ):
             _, params = params_from_text_signature(getattr(value, "__text_signature__", None))
             ret = "Tensor" if name == "Tensor" and attr in TENSOR_DUNDERS else rust.get(name, attr)
             if attr == "__hash__":
                 ret = "int"
-            ignore = "  # type: ignore[override]" if attr in OVERRIDES_OBJECT and ret != "bool" and attr != "__hash__" else ""
+            ignore = (
+                "  # type: ignore[override]"
+                if attr in OVERRIDES_OBJECT and ret != "bool" and attr != "__hash__"
+                else ""
+            )
             prefix = "    @classmethod\n" if kind == "classmethod_descriptor" else ""
             body.append(f"{prefix}    def {attr}({params}) -> {ret}: ...{ignore}")
         elif isinstance(value, (types.FunctionType, staticmethod, classmethod)):
@@ -280,9 +345,14 @@ def class_stub(cls: type, rust: RustReturns) -> List[str]:
             ret = RETURN_OVERRIDES.get((name, attr)) or python_return(fn)
             body.append(f"    def {attr}({params_from_python(fn)}) -> {ret}: ...")
         elif isinstance(value, property):
-            body += ["    @property", f"    def {attr}(self) -> {python_return(value.fget) if value.fget else 'Any'}: ..."]
+            body += [
+                "    @property",
+                f"    def {attr}(self) -> {python_return(value.fget) if value.fget else 'Any'}: ...",
+            ]
         else:
-            body.append(f"    {attr}: {type(value).__name__ if type(value).__module__ == 'builtins' else 'Any'}")
+            body.append(
+                f"    {attr}: {type(value).__name__ if type(value).__module__ == 'builtins' else 'Any'}"
+            )
     return lines + (body or ["    ..."])
 
 
@@ -311,12 +381,18 @@ def generate() -> str:
             out.append(f"def {n}({params}) -> {rust.get('', n)}: ...")
         else:
             ty = type(value)
-            out.append(f"{n}: {ty.__name__ if ty.__module__ == 'builtins' or ty in (getattr(_core, c) for c in classes) else 'Any'}")
+            out.append(
+                f"{n}: {ty.__name__ if ty.__module__ == 'builtins' or ty in (getattr(_core, c) for c in classes) else 'Any'}"
+            )
     for n in classes:
         out += ["", *class_stub(getattr(_core, n), rust)]
     text = "\n".join(out) + "\n"
     body = text.split("from ferrotorch._size import Size", 1)[1]
-    used = [n for n in ("Any", "Iterator", "List", "Optional", "Sequence", "Tuple", "Union") if re.search(rf"\b{n}\b", body)]
+    used = [
+        n
+        for n in ("Any", "Iterator", "List", "Optional", "Sequence", "Tuple", "Union")
+        if re.search(rf"\b{n}\b", body)
+    ]
     return text.replace("{typing_names}", ", ".join(used))
 
 

@@ -16,7 +16,14 @@ def site(tmp_path_factory):
         pytest.importorskip(module)
     out_dir = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out_dir)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out_dir)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "WARNING" not in out.stderr, out.stderr
     return out_dir

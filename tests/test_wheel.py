@@ -39,7 +39,9 @@ def cargo_version() -> str:
 
 
 def built_wheel() -> str:
-    wheels = sorted(glob.glob(os.path.join(ROOT, "dist", f"ferrotorch-{cargo_version()}-*.whl")), key=os.path.getmtime)
+    wheels = sorted(
+        glob.glob(os.path.join(ROOT, "dist", f"ferrotorch-{cargo_version()}-*.whl")), key=os.path.getmtime
+    )
     if not wheels:
         if os.environ.get("FERROTORCH_REQUIRE_WHEEL") == "1":
             pytest.fail("no wheel in dist/: scripts/wheel.sh did not build one")
@@ -49,7 +51,11 @@ def built_wheel() -> str:
 
 def path_without_rust() -> str:
     """PATH with every folder that holds cargo or rustc taken out."""
-    keep = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not any(os.path.exists(os.path.join(d, tool)) for tool in ("cargo", "rustc"))]
+    keep = [
+        d
+        for d in os.environ.get("PATH", "").split(os.pathsep)
+        if d and not any(os.path.exists(os.path.join(d, tool)) for tool in ("cargo", "rustc"))
+    ]
     return os.pathsep.join(keep)
 
 
@@ -59,11 +65,20 @@ def wheel_venv(tmp_path_factory):
     home = tmp_path_factory.mktemp("wheel_venv")
     venv.create(home / "venv", with_pip=True)
     python = str(home / "venv" / "bin" / "python")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CARGO", "RUSTUP", "VIRTUAL_ENV"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CARGO", "RUSTUP", "VIRTUAL_ENV"))
+    }
     env["PATH"] = os.pathsep.join([str(home / "venv" / "bin"), path_without_rust()])
     assert shutil.which("cargo", path=env["PATH"]) is None and shutil.which("rustc", path=env["PATH"]) is None
     # numpy (the one dependency) comes from the index or pip's cache, ferrotorch from the wheel.
-    out = subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", wheel], capture_output=True, text=True, env=env, cwd=home, timeout=600)
+    out = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", wheel],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=home,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     return python, env, home
 
@@ -77,7 +92,9 @@ def run(wheel_venv, *args):
 
 def test_wheel_is_abi3_and_matches_the_cargo_version():
     name = os.path.basename(built_wheel())
-    assert re.fullmatch(rf"ferrotorch-{re.escape(cargo_version())}-cp310-abi3-(manylinux|linux)\S*\.whl", name), name
+    assert re.fullmatch(
+        rf"ferrotorch-{re.escape(cargo_version())}-cp310-abi3-(manylinux|linux)\S*\.whl", name
+    ), name
 
 
 def test_quickstart_runs_from_the_wheel(wheel_venv):
@@ -102,7 +119,13 @@ def test_python_m_ferrotorch_in_this_checkout():
     """The same report from the package under test (no wheel needed)."""
     import ferrotorch
 
-    out = subprocess.run([sys.executable, "-m", "ferrotorch"], capture_output=True, text=True, timeout=120, env=dict(os.environ, FERROTORCH_SIMD="baseline"))
+    out = subprocess.run(
+        [sys.executable, "-m", "ferrotorch"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, FERROTORCH_SIMD="baseline"),
+    )
     assert out.returncode == 0, out.stderr
     assert f"ferrotorch version: {ferrotorch.__version__}" in out.stdout
     assert "SIMD level in use: baseline" in out.stdout and "FERROTORCH_SIMD=baseline" in out.stdout

@@ -102,8 +102,14 @@ def get_pretty_env_info() -> str:
     True
     """
     env = get_env_info()
-    cuda = f"compiled in (CUDA {env.cuda_compiled_version} bindings, libraries loaded at run time)" if env.cuda_compiled_version else "not compiled in"
-    override = f"FERROTORCH_SIMD={env.simd_override}" if env.simd_override is not None else "FERROTORCH_SIMD unset"
+    cuda = (
+        f"compiled in (CUDA {env.cuda_compiled_version} bindings, libraries loaded at run time)"
+        if env.cuda_compiled_version
+        else "not compiled in"
+    )
+    override = (
+        f"FERROTORCH_SIMD={env.simd_override}" if env.simd_override is not None else "FERROTORCH_SIMD unset"
+    )
     lines = [
         f"ferrotorch version: {env.ferrotorch_version}",
         f"Extension module: {env.extension}",
