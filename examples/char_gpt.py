@@ -13,6 +13,8 @@ import math
 import textwrap
 import time
 
+from tqdm import tqdm
+
 import ferrotorch as torch
 import ferrotorch.nn as nn
 import ferrotorch.nn.functional as F
@@ -90,7 +92,9 @@ def main() -> None:
     model = GPT(len(chars), context=args.context)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
     start = time.time()
-    for step in range(args.steps + 1):
+    # The bar shows on a terminal only (disable=None); the loss lines print either way.
+    bar = tqdm(range(args.steps + 1), desc="training", leave=False, disable=None)
+    for step in bar:
         ix = torch.randint(0, len(data) - args.context - 1, (args.batch_size,))
         offs = torch.arange(args.context)
         x = data[ix.unsqueeze(1) + offs]
@@ -101,8 +105,10 @@ def main() -> None:
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
         if step % 50 == 0:
-            print(f"step {step:4d}  loss {loss.item():.3f}  (uniform would be {math.log(len(chars)):.3f})  {time.time() - start:.0f}s")
+            tqdm.write(f"step {step:4d}  loss {loss.item():.3f}  (uniform would be {math.log(len(chars)):.3f})  {time.time() - start:.0f}s")
+    bar.close()
     out = sample(model, torch.tensor([[stoi["T"]]]), 300)
     print("sample:\n" + "".join(chars[i] for i in out[0].tolist()))
 
