@@ -97,6 +97,45 @@ def test_wheel_is_abi3_and_matches_the_cargo_version():
     ), name
 
 
+def test_wheel_needs_only_system_libraries(tmp_path):
+    """The extension links glibc and libgcc only; CUDA libraries are opened at run time."""
+    import zipfile
+
+    if shutil.which("readelf") is None:
+        pytest.skip("readelf is not available")
+    with zipfile.ZipFile(built_wheel()) as whl:
+        (name,) = [n for n in whl.namelist() if n.startswith("ferrotorch/_core") and n.endswith(".so")]
+        whl.extract(name, tmp_path)
+    out = subprocess.run(
+        ["readelf", "-d", str(tmp_path / name)], capture_output=True, text=True, check=True
+    ).stdout
+    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out))
+    system = {
+        "libc.so.6",
+        "libm.so.6",
+        "libgcc_s.so.1",
+        "libpthread.so.0",
+        "libdl.so.2",
+        "librt.so.1",
+        "ld-linux-x86-64.so.2",
+        "ld-linux-aarch64.so.1",
+    }
+    assert needed and needed <= system, needed
+
+
+def test_no_build_targets_the_build_machines_cpu():
+    """Kernels pick AVX2/AVX-512 at run time; a target-cpu flag would make the wheel crash elsewhere."""
+    paths = ["Cargo.toml", "rust/core/Cargo.toml", "rust/python/Cargo.toml", "pyproject.toml"]
+    paths += glob.glob(os.path.join(ROOT, ".cargo", "config*")) + glob.glob(
+        os.path.join(ROOT, "scripts", "*.sh")
+    )
+    paths += glob.glob(os.path.join(ROOT, ".github", "workflows", "*.yml"))
+    for path in paths:
+        with open(os.path.join(ROOT, path)) as f:
+            text = f.read()
+        assert "target-cpu" not in text and "target-feature" not in text, path
+
+
 def test_quickstart_runs_from_the_wheel(wheel_venv):
     out = run(wheel_venv, os.path.join(ROOT, "examples", "quickstart.py"))
     assert "[3.0, -2.0, 1.0]" in out
