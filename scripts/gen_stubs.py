@@ -304,6 +304,22 @@ def python_return(fn: Callable[..., Any]) -> str:
         return "Any"
 
 
+def with_doc(header: str, obj: Any, indent: str, comment: str = "") -> List[str]:
+    """`header ...`, or the header and the object's docstring (editors show it on hover)."""
+    doc = None if type(obj).__name__ == "wrapper_descriptor" else inspect.getdoc(obj)
+    if isinstance(obj, (types.FunctionType, property)) and obj.__doc__ is None:
+        doc = None  # inspect.getdoc would borrow a parent's
+    if not doc:
+        return [f"{header} ...{comment}"]
+    lines = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').splitlines()
+    body = [f'{indent}    """{lines[0]}'] + [f"{indent}    {line}".rstrip() for line in lines[1:]]
+    if len(lines) == 1 and not lines[0].endswith('"'):
+        body[-1] += '"""'
+    else:
+        body.append(f'{indent}    """')
+    return [header + comment] + body
+
+
 def class_stub(cls: type, rust: RustReturns) -> List[str]:
     name = cls.__name__
     bases = [b.__name__ for b in cls.__bases__ if b is not object]
@@ -339,11 +355,11 @@ def class_stub(cls: type, rust: RustReturns) -> List[str]:
                 else ""
             )
             prefix = "    @classmethod\n" if kind == "classmethod_descriptor" else ""
-            body.append(f"{prefix}    def {attr}({params}) -> {ret}: ...{ignore}")
+            body += with_doc(f"{prefix}    def {attr}({params}) -> {ret}:", value, "    ", ignore)
         elif isinstance(value, (types.FunctionType, staticmethod, classmethod)):
             fn = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
             ret = RETURN_OVERRIDES.get((name, attr)) or python_return(fn)
-            body.append(f"    def {attr}({params_from_python(fn)}) -> {ret}: ...")
+            body += with_doc(f"    def {attr}({params_from_python(fn)}) -> {ret}:", fn, "    ")
         elif isinstance(value, property):
             body += [
                 "    @property",
@@ -378,7 +394,7 @@ def generate() -> str:
         value = getattr(_core, n)
         if isinstance(value, types.BuiltinFunctionType):
             _, params = params_from_text_signature(value.__text_signature__)
-            out.append(f"def {n}({params}) -> {rust.get('', n)}: ...")
+            out += with_doc(f"def {n}({params}) -> {rust.get('', n)}:", value, "")
         else:
             ty = type(value)
             out.append(
