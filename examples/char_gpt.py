@@ -13,6 +13,8 @@ import math
 import textwrap
 import time
 
+from tqdm import tqdm
+
 import ferrotorch as torch
 import ferrotorch.nn as nn
 import ferrotorch.nn.functional as F
@@ -41,7 +43,8 @@ class Block(nn.Module):
         t = x.shape[1]
         h = self.ln1(x)
         x = x + self.attn(h, h, h, attn_mask=self.mask[:t, :t], need_weights=False)[0]
-        return x + self.mlp(self.ln2(x))
+        out: torch.Tensor = x + self.mlp(self.ln2(x))
+        return out
 
 
 class GPT(nn.Module):
@@ -57,7 +60,8 @@ class GPT(nn.Module):
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         t = idx.shape[1]
         x = self.tok(idx) + self.pos(torch.arange(t))
-        return self.head(self.ln(self.blocks(x)))
+        logits: torch.Tensor = self.head(self.ln(self.blocks(x)))
+        return logits
 
 
 @torch.no_grad()
@@ -88,7 +92,9 @@ def main() -> None:
     model = GPT(len(chars), context=args.context)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
     start = time.time()
-    for step in range(args.steps + 1):
+    # The bar shows on a terminal only (disable=None); the loss lines print either way.
+    bar = tqdm(range(args.steps + 1), desc="training", leave=False, disable=None)
+    for step in bar:
         ix = torch.randint(0, len(data) - args.context - 1, (args.batch_size,))
         offs = torch.arange(args.context)
         x = data[ix.unsqueeze(1) + offs]
@@ -99,8 +105,10 @@ def main() -> None:
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
         if step % 50 == 0:
-            print(f"step {step:4d}  loss {loss.item():.3f}  (uniform would be {math.log(len(chars)):.3f})  {time.time() - start:.0f}s")
+            tqdm.write(f"step {step:4d}  loss {loss.item():.3f}  (uniform would be {math.log(len(chars)):.3f})  {time.time() - start:.0f}s")
+    bar.close()
     out = sample(model, torch.tensor([[stoi["T"]]]), 300)
     print("sample:\n" + "".join(chars[i] for i in out[0].tolist()))
 

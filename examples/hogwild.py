@@ -29,10 +29,11 @@ class DigitsMLP(nn.Module):
         self.fc2 = nn.Linear(128, 10)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc2(F.relu(self.fc1(x)))
+        logits: torch.Tensor = self.fc2(F.relu(self.fc1(x)))
+        return logits
 
 
-def load_data(seed: int):
+def load_data(seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     digits = load_digits()
     x = torch.tensor(digits.data.tolist(), dtype=torch.float32) / 16.0
     y = torch.tensor(digits.target.tolist())
@@ -56,7 +57,8 @@ def train(rank: int, model: nn.Module, x: torch.Tensor, y: torch.Tensor, epochs:
 
 def accuracy(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
     with torch.no_grad():
-        return (model(x).argmax(1) == y).float().mean().item()
+        logits: torch.Tensor = model(x)
+        return (logits.argmax(1) == y).float().mean().item()
 
 
 def main() -> None:

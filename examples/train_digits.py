@@ -40,10 +40,11 @@ class DigitsCNN(nn.Module):
         x = F.max_pool2d(F.relu(self.conv1(x)), 2)
         x = F.max_pool2d(F.relu(self.conv2(x)), 2)
         x = x.flatten(1)
-        return self.fc2(F.relu(self.fc1(x)))
+        logits: torch.Tensor = self.fc2(F.relu(self.fc1(x)))
+        return logits
 
 
-def load_data(seed: int):
+def load_data(seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     digits = load_digits()
     x = torch.tensor(digits.images.tolist(), dtype=torch.float32).unsqueeze(1) / 16.0
     y = torch.tensor(digits.target.tolist())
@@ -57,7 +58,8 @@ def load_data(seed: int):
 def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
     model.eval()
     with torch.no_grad():
-        pred = model(x).argmax(1)
+        logits: torch.Tensor = model(x)
+        pred = logits.argmax(1)
     model.train()
     return (pred == y).float().mean().item()
 
@@ -82,15 +84,19 @@ def main() -> None:
     for epoch in range(args.epochs):
         perm = torch.randperm(n)
         total = 0.0
-        bar = tqdm(range(0, n, args.batch_size), desc=f"epoch {epoch + 1}/{args.epochs}", leave=False)
-        for i in bar:
-            idx = perm[i : i + args.batch_size]
-            loss = F.cross_entropy(model(x_train[idx]), y_train[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += loss.item() * len(idx)
-            bar.set_postfix(loss=f"{loss.item():.3f}")
+        starts = range(0, n, args.batch_size)
+        # disable=None hides the bar when stderr is not a terminal (logs, CI) instead of
+        # writing a line per refresh; refresh=False leaves redrawing to update()'s mininterval.
+        with tqdm(total=len(starts), desc=f"epoch {epoch + 1}/{args.epochs}", leave=False, disable=None) as bar:
+            for i in starts:
+                idx = perm[i : i + args.batch_size]
+                loss = F.cross_entropy(model(x_train[idx]), y_train[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                total += loss.item() * len(idx)
+                bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+                bar.update(1)
         sched.step()
         losses.append(total / n)
         accs.append(evaluate(model, x_test, y_test))

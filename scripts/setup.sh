@@ -9,6 +9,10 @@ fi
 python -m pip install -q --upgrade pip >/dev/null
 # torch is the oracle the module, optimizer and op tables compare against (CPU runs);
 # nvidia-cuda-nvrtc-cu12 lets the tests compile every CUDA kernel without a GPU.
-python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors scikit-learn tqdm matplotlib torch \
+python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff mypy safetensors scikit-learn tqdm matplotlib torch \
+  mkdocs-material "mkdocstrings[python]" \
   nvidia-cuda-nvrtc-cu12
+# The extension is abi3 (_core.abi3.so); a version-specific _core.cpython-*.so left by an older
+# build would shadow it, since Python tries the version-specific name first.
+rm -f python/ferrotorch/_core.cpython-*.so
 maturin develop --release -q

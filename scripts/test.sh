@@ -11,4 +11,8 @@ FERROTORCH_NVRTC_LIB="$(python -c 'import nvidia.cuda_nvrtc as m, os; print(os.p
 export FERROTORCH_NVRTC_LIB FERROTORCH_REQUIRE_NVRTC=1
 cargo test -q -p ferrotorch --features cuda --lib cuda::
 cargo clippy -q -p ferrotorch --features cuda --all-targets -- -D warnings
+# The release wheel (tests/test_wheel.py installs it where no Rust is on PATH); it reuses the
+# build `maturin develop` just made, so this adds seconds.
+bash scripts/wheel.sh >/dev/null
+export FERROTORCH_REQUIRE_WHEEL=1
 python -m pytest -q tests "$@"

@@ -17,6 +17,7 @@ def test_digits_example_reaches_97_percent(tmp_path):
     pytest.importorskip("matplotlib")
     out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train_digits.py"), "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
+    assert "it/s" not in out.stderr, "the progress bar must stay quiet when stderr is not a terminal"
     acc = float(re.search(r"final test accuracy ([\d.]+)%", out.stdout).group(1))
     assert acc >= 97.0, out.stdout
     for name in ("digits_cnn.safetensors", "digits_test.safetensors", "digits_curves.png"):
@@ -31,6 +32,47 @@ def test_digits_example_reaches_97_percent(tmp_path):
     assert cargo.returncode == 0, cargo.stderr
     rust_acc = float(re.search(r"accuracy ([\d.]+)%", cargo.stdout).group(1))
     assert abs(rust_acc - acc) < 0.01
+
+
+def run_with_terminal_stderr(args, cwd, env):
+    """Runs a program whose stderr is a 100-column pseudo-terminal; returns (stdout, stderr)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, cwd=cwd, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed its end
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    stdout = proc.stdout.read()
+    proc.wait(timeout=300)
+    assert proc.returncode == 0, b"".join(chunks).decode(errors="replace")
+    return stdout.decode(), b"".join(chunks).decode(errors="replace")
+
+
+def test_digits_progress_bar_advances_on_a_terminal(tmp_path):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("tqdm")
+    pytest.importorskip("matplotlib")
+    args = [sys.executable, os.path.join(ROOT, "examples", "train_digits.py"), "--epochs", "2", "--batch-size", "8", "--out", str(tmp_path)]
+    # TQDM_MININTERVAL=0 redraws on every update, so the test does not depend on the machine's speed.
+    _, err = run_with_terminal_stderr(args, ROOT, dict(os.environ, TQDM_MININTERVAL="0"))
+    # Each redraw reads "epoch 1/2:  42%|####   | 76/180 [..., loss=0.501]".
+    for epoch in (1, 2):
+        counts = [int(n) for n in re.findall(rf"epoch {epoch}/2:[^\r]*?(\d+)/180 \[", err)]
+        assert counts == sorted(counts) and set(counts) == set(range(181)), (epoch, counts, err[-2000:])
+    assert re.search(r"\d+/180 \[[^\]]*loss=\d", err), err[-2000:]
 
 
 def test_quickstart_example_fits_coefficients():

@@ -166,7 +166,8 @@ from ._complex import (  # noqa: E402
 concat = concatenate = cat
 moveaxis = movedim
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402
+from .version import __version__  # noqa: E402
 
 
 class _Layout:

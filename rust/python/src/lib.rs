@@ -36,6 +36,8 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The workspace version in Cargo.toml is the one version: the wheel's and `__version__`.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<device::PyDevice>()?;
     m.add(
