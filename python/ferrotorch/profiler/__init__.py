@@ -2,6 +2,14 @@
 name, print PyTorch's table, write Chrome traces."""
 
 from ..autograd.profiler import record_function
+from ._configs import (
+    CuspyConfig,
+    DeviceType,
+    PerformanceMetricsConfig,
+    ProfilerActivityConfig,
+    kineto_available,
+)
+from ._execution_trace import ExecutionTraceObserver
 from .profiler import (
     ProfilerAction,
     ProfilerActivity,
@@ -11,4 +19,18 @@ from .profiler import (
     tensorboard_trace_handler,
 )
 
-__all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "schedule", "supported_activities", "tensorboard_trace_handler"]
+__all__ = [
+    "CuspyConfig",
+    "DeviceType",
+    "ExecutionTraceObserver",
+    "PerformanceMetricsConfig",
+    "ProfilerAction",
+    "ProfilerActivity",
+    "ProfilerActivityConfig",
+    "kineto_available",
+    "profile",
+    "record_function",
+    "schedule",
+    "supported_activities",
+    "tensorboard_trace_handler",
+]

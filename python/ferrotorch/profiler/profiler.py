@@ -137,6 +137,7 @@ class profile:
         self.with_flops = with_flops
         self.with_modules = with_modules
         self.acc_events = acc_events
+        self.execution_trace_observer = execution_trace_observer
         self.on_trace_ready = on_trace_ready
         self.schedule = schedule if schedule is not None else _record_always
         self.record_steps = schedule is not None
@@ -149,14 +150,19 @@ class profile:
     # -- the trace lifecycle a schedule drives --
 
     def _start_trace(self) -> None:
-        _core._profiler_start(self.record_shapes)
+        _core._profiler_start(self.record_shapes or self.execution_trace_observer is not None)
         self._recording = True
+        if self.execution_trace_observer is not None:
+            self.execution_trace_observer.start()
 
     def _stop_trace(self) -> None:
         if not self._recording:
             return
         self._recording = False
         events = events_from_raw(_core._profiler_stop())
+        if self.execution_trace_observer is not None:
+            self.execution_trace_observer.stop()
+            self.execution_trace_observer._add(events)
         if self.acc_events and self._events is not None:
             events = EventList(list(self._events) + list(events))
         self._events = events
@@ -219,6 +225,8 @@ class profile:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+        if self.execution_trace_observer is not None:
+            self.execution_trace_observer.cleanup()
 
     # -- results --
 

@@ -6,6 +6,7 @@ use crate::convert::extract_operand;
 use crate::errors::IntoPy;
 use crate::random::PyGenerator;
 use crate::tensor::{operand_tensor, PyTensor};
+use ferrotorch::cpu::special::orthogonal_polynomials::Polynomial as Poly;
 use ferrotorch::ops::special::SpecialOp;
 use ferrotorch::ops::special_binary::SpecialBinaryOp;
 use ferrotorch::random::SharedGenerator;
@@ -40,6 +41,45 @@ special_functions! {
     special_entr => SpecialOp::Entr;
     special_bessel_j0 => SpecialOp::BesselJ0;
     special_bessel_j1 => SpecialOp::BesselJ1;
+    special_bessel_y0 => SpecialOp::BesselY0;
+    special_bessel_y1 => SpecialOp::BesselY1;
+    special_modified_bessel_i0 => SpecialOp::ModifiedBesselI0;
+    special_modified_bessel_i1 => SpecialOp::ModifiedBesselI1;
+    special_modified_bessel_k0 => SpecialOp::ModifiedBesselK0;
+    special_modified_bessel_k1 => SpecialOp::ModifiedBesselK1;
+    special_scaled_modified_bessel_k0 => SpecialOp::ScaledModifiedBesselK0;
+    special_scaled_modified_bessel_k1 => SpecialOp::ScaledModifiedBesselK1;
+    special_spherical_bessel_j0 => SpecialOp::SphericalBesselJ0;
+}
+
+macro_rules! polynomials {
+    ($($name:ident => $kind:ident;)*) => {
+        $(
+            #[pyfunction]
+            pub fn $name(input: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+                binary(stringify!($name), SpecialBinaryOp::Polynomial(Poly::$kind), input, n)
+            }
+        )*
+        fn register_polynomials(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+polynomials! {
+    special_chebyshev_polynomial_t => ChebyshevT;
+    special_chebyshev_polynomial_u => ChebyshevU;
+    special_chebyshev_polynomial_v => ChebyshevV;
+    special_chebyshev_polynomial_w => ChebyshevW;
+    special_shifted_chebyshev_polynomial_t => ShiftedChebyshevT;
+    special_shifted_chebyshev_polynomial_u => ShiftedChebyshevU;
+    special_shifted_chebyshev_polynomial_v => ShiftedChebyshevV;
+    special_shifted_chebyshev_polynomial_w => ShiftedChebyshevW;
+    special_hermite_polynomial_h => HermiteH;
+    special_hermite_polynomial_he => HermiteHe;
+    special_laguerre_polynomial_l => LaguerreL;
+    special_legendre_polynomial_p => LegendreP;
 }
 
 /// The two operands as tensors: either (not both) may be a Python number, which takes the
@@ -181,6 +221,7 @@ pub fn _sample_dirichlet(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_unary(m)?;
+    register_polynomials(m)?;
     for f in [
         wrap_pyfunction!(special_xlog1py, m)?,
         wrap_pyfunction!(special_zeta, m)?,

@@ -29,6 +29,15 @@ pub enum SpecialOp {
     Entr,
     BesselJ0,
     BesselJ1,
+    BesselY0,
+    BesselY1,
+    ModifiedBesselI0,
+    ModifiedBesselI1,
+    ModifiedBesselK0,
+    ModifiedBesselK1,
+    ScaledModifiedBesselK0,
+    ScaledModifiedBesselK1,
+    SphericalBesselJ0,
 }
 
 use SpecialOp::*;
@@ -52,6 +61,15 @@ impl SpecialOp {
             Entr => "special_entr",
             BesselJ0 => "special_bessel_j0",
             BesselJ1 => "special_bessel_j1",
+            BesselY0 => "special_bessel_y0",
+            BesselY1 => "special_bessel_y1",
+            ModifiedBesselI0 => "special_modified_bessel_i0",
+            ModifiedBesselI1 => "special_modified_bessel_i1",
+            ModifiedBesselK0 => "special_modified_bessel_k0",
+            ModifiedBesselK1 => "special_modified_bessel_k1",
+            ScaledModifiedBesselK0 => "special_scaled_modified_bessel_k0",
+            ScaledModifiedBesselK1 => "special_scaled_modified_bessel_k1",
+            SphericalBesselJ0 => "special_spherical_bessel_j0",
         }
     }
 
@@ -73,6 +91,15 @@ impl SpecialOp {
             Entr => "SpecialEntrBackward0",
             BesselJ0 => "SpecialBesselJ0Backward0",
             BesselJ1 => "SpecialBesselJ1Backward0",
+            BesselY0 => "SpecialBesselY0Backward0",
+            BesselY1 => "SpecialBesselY1Backward0",
+            ModifiedBesselI0 => "SpecialModifiedBesselI0Backward0",
+            ModifiedBesselI1 => "SpecialModifiedBesselI1Backward0",
+            ModifiedBesselK0 => "SpecialModifiedBesselK0Backward0",
+            ModifiedBesselK1 => "SpecialModifiedBesselK1Backward0",
+            ScaledModifiedBesselK0 => "SpecialScaledModifiedBesselK0Backward0",
+            ScaledModifiedBesselK1 => "SpecialScaledModifiedBesselK1Backward0",
+            SphericalBesselJ0 => "SpecialSphericalBesselJ0Backward0",
         }
     }
 
@@ -96,6 +123,15 @@ impl SpecialOp {
             Entr => sf::entr(x),
             BesselJ0 => sf::bessel_j0(x),
             BesselJ1 => sf::bessel_j1(x),
+            BesselY0 => sf::bessel_y0(x),
+            BesselY1 => sf::bessel_y1(x),
+            ModifiedBesselI0 => sf::i0(x),
+            ModifiedBesselI1 => sf::i1(x),
+            ModifiedBesselK0 => sf::modified_bessel_k0(x),
+            ModifiedBesselK1 => sf::modified_bessel_k1(x),
+            ScaledModifiedBesselK0 => sf::scaled_modified_bessel_k0(x),
+            ScaledModifiedBesselK1 => sf::scaled_modified_bessel_k1(x),
+            SphericalBesselJ0 => sf::spherical_bessel_j0(x),
         }
     }
 }
@@ -172,6 +208,13 @@ impl Tensor {
     /// building a higher-order graph (the saved output is detached).
     pub fn special(&self, op: SpecialOp) -> Result<Tensor> {
         let out = special_forward(op, self)?;
+        // PyTorch gives these no derivative: their results never require grad.
+        if matches!(
+            op,
+            ScaledModifiedBesselK0 | ScaledModifiedBesselK1 | SphericalBesselJ0
+        ) {
+            return Ok(out);
+        }
         Ok(record(
             op.backward_name(),
             out,
@@ -232,6 +275,17 @@ impl Tensor {
                     Entr => x.log()?.add_scalar(f(1.0))?.neg()?,
                     BesselJ0 => x.special(BesselJ1)?.neg()?,
                     BesselJ1 => at_zero(x, 0.5, &x.special(BesselJ0)?.sub(&y()?.div(x)?)?)?,
+                    BesselY0 => x.special(BesselY1)?.neg()?,
+                    BesselY1 => x.special(BesselY0)?.sub(&y()?.div(x)?)?,
+                    ModifiedBesselI0 => x.special(ModifiedBesselI1)?,
+                    ModifiedBesselI1 => {
+                        at_zero(x, 0.5, &x.special(ModifiedBesselI0)?.sub(&y()?.div(x)?)?)?
+                    }
+                    ModifiedBesselK0 => x.special(ModifiedBesselK1)?.neg()?,
+                    ModifiedBesselK1 => x.special(ModifiedBesselK0)?.neg()?.sub(&y()?.div(x)?)?,
+                    ScaledModifiedBesselK0 | ScaledModifiedBesselK1 | SphericalBesselJ0 => {
+                        unreachable!("recorded without a backward")
+                    }
                 };
                 Ok(vec![Some(g.mul(&d)?)])
             },

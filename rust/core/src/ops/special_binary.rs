@@ -17,8 +17,11 @@ pub enum SpecialBinaryOp {
     Zeta,
     Gammainc,
     Gammaincc,
+    /// An orthogonal polynomial `p_n(x)` (forward only, as in PyTorch).
+    Polynomial(Poly),
 }
 
+use crate::cpu::special::orthogonal_polynomials::{polynomial, Polynomial as Poly};
 use SpecialBinaryOp::*;
 
 impl SpecialBinaryOp {
@@ -28,6 +31,20 @@ impl SpecialBinaryOp {
             Zeta => "special_zeta",
             Gammainc => "igamma",
             Gammaincc => "igammac",
+            Polynomial(p) => match p {
+                Poly::ChebyshevT => "special_chebyshev_polynomial_t",
+                Poly::ChebyshevU => "special_chebyshev_polynomial_u",
+                Poly::ChebyshevV => "special_chebyshev_polynomial_v",
+                Poly::ChebyshevW => "special_chebyshev_polynomial_w",
+                Poly::ShiftedChebyshevT => "special_shifted_chebyshev_polynomial_t",
+                Poly::ShiftedChebyshevU => "special_shifted_chebyshev_polynomial_u",
+                Poly::ShiftedChebyshevV => "special_shifted_chebyshev_polynomial_v",
+                Poly::ShiftedChebyshevW => "special_shifted_chebyshev_polynomial_w",
+                Poly::HermiteH => "special_hermite_polynomial_h",
+                Poly::HermiteHe => "special_hermite_polynomial_he",
+                Poly::LaguerreL => "special_laguerre_polynomial_l",
+                Poly::LegendreP => "special_legendre_polynomial_p",
+            },
         }
     }
     fn backward_name(self) -> &'static str {
@@ -36,6 +53,7 @@ impl SpecialBinaryOp {
             Zeta => "SpecialZetaBackward0",
             Gammainc => "IgammaBackward0",
             Gammaincc => "IgammacBackward0",
+            Polynomial(_) => "",
         }
     }
     fn eval(self, a: f64, b: f64) -> f64 {
@@ -44,6 +62,7 @@ impl SpecialBinaryOp {
             Zeta => sf::zeta(a, b),
             Gammainc => sf::gammainc(a, b),
             Gammaincc => sf::gammaincc(a, b),
+            Polynomial(p) => polynomial(p, a, b),
         }
     }
     /// PyTorch has no derivative in the first argument of these.
@@ -53,6 +72,7 @@ impl SpecialBinaryOp {
             Zeta => Some("the derivative for 'zeta' is not implemented."),
             Gammainc => Some("the derivative for 'igamma: input' is not implemented."),
             Gammaincc => Some("the derivative for 'igammac: input' is not implemented."),
+            Polynomial(_) => Some("the derivative is not implemented."),
         }
     }
 }
@@ -109,6 +129,10 @@ impl Tensor {
     /// A two-argument special function with broadcasting, promotion and autograd.
     pub fn special_binary(&self, op: SpecialBinaryOp, other: &Tensor) -> Result<Tensor> {
         let out = special_binary_forward(op, self, other)?;
+        // PyTorch gives the polynomials no derivative: their results never require grad.
+        if let Polynomial(_) = op {
+            return Ok(out);
+        }
         let (sa, sb) = (self.shape().to_vec(), other.shape().to_vec());
         let (da, db) = (self.dtype(), other.dtype());
         let first_needs_grad = self.requires_grad();
@@ -142,6 +166,7 @@ impl Tensor {
                         .neg()?
                         .mul(&a.add_scalar(f(1.0))?.special_binary(Zeta, b)?)?,
                     // The density x^(a-1) e^-x / Gamma(a).
+                    Polynomial(_) => unreachable!("polynomials are not recorded"),
                     Gammainc | Gammaincc => {
                         let log_pdf = a
                             .sub_scalar(f(1.0))?

@@ -2,14 +2,21 @@
 //! PyTorch's values at poles, signed zeros, infinities and NaN.
 
 pub mod bessel;
+pub mod bessel_y;
 pub mod gamma;
 pub mod incomplete_gamma;
+pub mod modified_bessel_k;
 pub mod normal;
+pub mod orthogonal_polynomials;
 pub mod zeta;
 
 pub use bessel::{bessel_j0, bessel_j1, i0, i0e, i1, i1e};
+pub use bessel_y::{bessel_y0, bessel_y1, spherical_bessel_j0};
 pub use gamma::{digamma, lgamma, polygamma, trigamma};
 pub use incomplete_gamma::{gammainc, gammaincc, standard_gamma_grad};
+pub use modified_bessel_k::{
+    modified_bessel_k0, modified_bessel_k1, scaled_modified_bessel_k0, scaled_modified_bessel_k1,
+};
 pub use normal::{erfc, erfcx, log_ndtr, ndtr, ndtri};
 pub use zeta::zeta;
 
