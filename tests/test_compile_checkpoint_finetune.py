@@ -145,7 +145,7 @@ def test_decorated_helpers(programs, tmp_path):
     x, y = mod_pt.make_data(32)
     ours.train()
     proba = mod_ft.predict_proba(ours, to_ft(x))
-    assert not proba.requires_grad and proba.grad_fn is None and not ours.training
+    assert proba.is_inference() and not proba.requires_grad and proba.grad_fn is None and not ours.training
     assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
     np.testing.assert_allclose(proba.numpy(), mod_pt.predict_proba(theirs, x).numpy(), rtol=1e-4, atol=1e-6)
     ours.train()
