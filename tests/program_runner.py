@@ -36,3 +36,15 @@ def load_program(name: str, lib: str) -> types.ModuleType:
     sys.modules[module.__name__] = module
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     return module
+
+
+def through_safetensors(tensors: dict, path) -> dict:
+    """PyTorch tensors written with the safetensors package and read back by ferrotorch's
+    torch.load: how the program pairs start from the same initial weights."""
+    from safetensors.torch import save_file
+
+    import ferrotorch
+
+    # save_file refuses views and shared storages (tied weights): write each as its own copy.
+    save_file({k: v.detach().contiguous().clone() for k, v in tensors.items()}, str(path))
+    return ferrotorch.load(str(path))

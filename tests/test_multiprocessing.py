@@ -280,10 +280,31 @@ def test_worker_batches_arrive_in_shared_memory():
         assert x.shape == (4, 3, 4)
 
 
+def _epoch_orders(lib, persistent, epochs=3):
+    loader = lib.utils.data.DataLoader(list(range(20)), batch_size=6, num_workers=2, persistent_workers=persistent, shuffle=True, generator=lib.Generator().manual_seed(3))
+    return loader, [[i for b in loader for i in b.tolist()] for _ in range(epochs)]
+
+
+def _sampler_replay(lib, epochs=3):
+    """One pass of a loader (a base seed and a permutation), then its sampler alone: no more seeds."""
+    loader = lib.utils.data.DataLoader(list(range(20)), batch_size=6, shuffle=True, generator=lib.Generator().manual_seed(3))
+    return [[i for b in loader for i in b.tolist()]] + [list(loader.sampler) for _ in range(epochs - 1)]
+
+
+def test_persistent_workers_draw_one_base_seed_like_pytorch():
+    # PyTorch seeds kept workers once: later passes take only the sampler's draws from the
+    # generator, so from the second epoch the order differs from non-persistent workers'.
+    pt = pytest.importorskip("torch")
+    for lib in (torch, pt):
+        _, kept = _epoch_orders(lib, True)
+        _, fresh = _epoch_orders(lib, False)
+        assert kept == _sampler_replay(lib), lib.__name__
+        assert kept[0] == fresh[0] and kept[1:] != fresh[1:], lib.__name__
+
+
 def test_persistent_workers_serve_every_epoch():
-    loader = DataLoader(Work(), batch_size=6, num_workers=2, persistent_workers=True, shuffle=True, generator=torch.Generator().manual_seed(3))
-    # Non-persistent workers prefetch (and so draw from the sampler) exactly alike.
-    ref = DataLoader(Work(), batch_size=6, num_workers=2, shuffle=True, generator=torch.Generator().manual_seed(3))
+    loader = DataLoader(Work(), batch_size=6, num_workers=2, persistent_workers=True, shuffle=False)
+    ref = DataLoader(Work(), batch_size=6, num_workers=2, shuffle=False)
     for _ in range(2):
         got = [y.tolist() for _, y in loader]
         want = [y.tolist() for _, y in ref]

@@ -52,7 +52,7 @@ from ._core import (
     zeros,
     zeros_like,
 )
-from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ._grad_mode import enable_grad, inference_mode, is_inference, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_factories import (
     BoolTensor,

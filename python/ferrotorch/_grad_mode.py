@@ -94,3 +94,13 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self) -> "inference_mode":
         return self.__class__(self.mode)
+
+
+def is_inference(input: Any) -> bool:
+    """Whether ``input`` is an inference tensor: allocated under ``inference_mode()``, or a
+    view of such a tensor."""
+    if not isinstance(input, _core.Tensor):
+        kind = type(input)
+        name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {name}")
+    return input.is_inference()

@@ -53,6 +53,8 @@ struct Inner {
     readonly: bool,
     /// Bumped by every in-place write; autograd compares it with the value it saved.
     version: AtomicU64,
+    /// Allocated in inference mode: every tensor over it is an inference tensor.
+    inference: bool,
 }
 
 fn dealloc_owner(owner: &Owner, ptr: *mut u8) {
@@ -276,6 +278,7 @@ impl Storage {
             device,
             readonly,
             version: AtomicU64::new(0),
+            inference: crate::autograd::is_inference_mode(),
         }))
     }
 
@@ -412,6 +415,9 @@ impl Storage {
     }
     pub fn is_readonly(&self) -> bool {
         self.0.readonly
+    }
+    pub fn is_inference(&self) -> bool {
+        self.0.inference
     }
     pub fn version(&self) -> u64 {
         self.0.version.load(Ordering::Relaxed)

@@ -274,6 +274,11 @@ impl Tensor {
                 self.dtype().name()
             )));
         }
+        if flag && self.is_inference() && !crate::autograd::is_inference_mode() {
+            return Err(Error::runtime(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.",
+            ));
+        }
         let mut m = self.meta();
         if m.grad_fn.is_some() {
             if !flag {
@@ -392,6 +397,12 @@ impl Tensor {
     /// Whether this tensor's storage lives in shared memory.
     pub fn is_shared(&self) -> bool {
         self.storage().is_shared()
+    }
+
+    /// An inference tensor: its storage was allocated in inference mode (a view shares its
+    /// base's answer, as in PyTorch).
+    pub fn is_inference(&self) -> bool {
+        self.storage().is_inference()
     }
 
     /// A zero-filled contiguous tensor allocated directly in shared memory.

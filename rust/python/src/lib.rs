@@ -15,6 +15,7 @@ mod functions_misc;
 mod functions_nn;
 mod functions_special;
 mod grad_scale;
+mod inference_tensor;
 mod interop;
 mod linalg;
 mod methods_index;

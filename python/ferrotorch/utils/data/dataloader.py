@@ -148,18 +148,22 @@ class DataLoader:
         return iter(self.batch_sampler if self.batch_sampler is not None else self.sampler)
 
     def __iter__(self) -> Iterator[Any]:
-        # Drawn on every pass (workers or not) so that the sampler sees the same RNG state.
-        base_seed = int(_core.randint(0, 2**62, (1,), generator=self.generator).item())
+        # A seed is drawn for each new iterator, workers or not, so the sampler sees the same
+        # RNG state; kept workers are not re-seeded, so later passes draw none (as in PyTorch).
         if self.num_workers == 0:
+            self._draw_base_seed()
             return self._single_process()
         if self.persistent_workers:
             it = getattr(self, "_workers_iter", None)
             if it is None or it.done:
-                it = self._workers_iter = _MultiProcessIter(self, base_seed)
+                it = self._workers_iter = _MultiProcessIter(self, self._draw_base_seed())
             else:
                 it._start_pass()
             return it
-        return _MultiProcessIter(self, base_seed)
+        return _MultiProcessIter(self, self._draw_base_seed())
+
+    def _draw_base_seed(self) -> int:
+        return int(_core.randint(0, 2**62, (1,), generator=self.generator).item())
 
     def _single_process(self) -> Iterator[Any]:
         if self._is_iterable:
