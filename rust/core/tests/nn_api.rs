@@ -77,6 +77,9 @@ impl Module for Fixture {
 fn layers_match_pytorch_on_a_checkpoint_saved_by_python() {
     let model = Fixture::new().unwrap();
     let state = ferrotorch::load(fixture("nn_modules.safetensors")).unwrap();
+    // Python's save records the state dict's order, which load gives back.
+    let order: Vec<&str> = state.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(order[..3], ["mlp.0.weight", "mlp.0.bias", "mlp.2.weight"]);
     let keys = model.load_state_dict(&state, true).unwrap();
     assert_eq!(keys, nn::IncompatibleKeys::default());
     let e = expected();

@@ -31,8 +31,9 @@ impl Module for ReLU {
 ///
 /// ```
 /// use ferrotorch::nn::{Module, GELU};
-/// let y = GELU.forward(&ferrotorch::tensor(&[0.0, -10.0], &[2])?)?;
-/// assert_eq!(y.to_vec::<f32>(), vec![0.0, 0.0]);
+/// let y = GELU.forward(&ferrotorch::tensor(&[0.0, 3.0], &[2])?)?.to_vec::<f32>();
+/// assert_eq!(y[0], 0.0);
+/// assert!((y[1] - 2.995_950_2).abs() < 1e-5);
 /// # Ok::<(), ferrotorch::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
