@@ -112,7 +112,7 @@ impl Conv2d {
         config: Conv2dConfig,
     ) -> Result<Conv2d> {
         let g = config.groups;
-        if g == 0 || in_channels % g != 0 || out_channels % g != 0 {
+        if g == 0 || !in_channels.is_multiple_of(g) || !out_channels.is_multiple_of(g) {
             bail!(
                 Value,
                 "Conv2d: in_channels ({in_channels}) and out_channels ({out_channels}) must be divisible by groups ({g})"
