@@ -1,5 +1,14 @@
 //! Fused optimizer steps: one call updates every parameter of a group in place, one pass over
 //! each parameter's memory (the Python optimizers call these instead of a loop of small ops).
+//! [`AdamW`], [`Adam`] and [`Sgd`] are the Rust optimizers built on them, as `torch.optim`.
+
+mod adam;
+mod optimizer;
+mod sgd;
+
+pub use adam::{Adam, AdamConfig, AdamW};
+pub use optimizer::Optimizer;
+pub use sgd::{Sgd, SgdConfig};
 
 use crate::cpu::math::Float;
 use crate::{bail, DType, Result, Tensor};

@@ -1,5 +1,7 @@
 //! Typed launchers: the one place that knows each kernel's argument list. Callers pass device
 //! pointers (as `u64`) and views; launchers pick the kernel by dtype and the grid by size.
+// Kernel docs write index math (`out[i]`, `C[b]`) in brackets: those are not doc links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use crate::{DType, Error, Layout, Result};
 use cudarc::driver::{CudaFunction, CudaStream, DeviceRepr, LaunchConfig};
