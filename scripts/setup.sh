@@ -11,4 +11,11 @@ python -m pip install -q --upgrade pip >/dev/null
 # nvidia-cuda-nvrtc-cu12 lets the tests compile every CUDA kernel without a GPU.
 python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff safetensors scikit-learn tqdm matplotlib torch \
   nvidia-cuda-nvrtc-cu12
+# Open MPI from Debian's packages and mpi4py: the engine behind ferrotorch.distributed (CPU tensors).
+if ! command -v mpirun >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  { $SUDO apt-get update -q && $SUDO apt-get install -y -q openmpi-bin libopenmpi-dev; } >/dev/null \
+    || echo "setup.sh: could not install Open MPI; the distributed tests will be skipped" >&2
+fi
+python -c "import mpi4py" 2>/dev/null || python -m pip install -q mpi4py
 maturin develop --release -q
