@@ -12,6 +12,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from distributed_cases import Case, cases, values  # noqa: E402
+from distributed_ddp_checks import run_checks  # noqa: E402
 
 import ferrotorch as torch  # noqa: E402
 import ferrotorch.distributed as dist  # noqa: E402
@@ -136,6 +137,8 @@ def main() -> None:
     saved["objects/broadcast"] = np.array(lst[0])
     for k, v in error_cases(rank, world).items():
         saved[f"errors/{k}"] = np.array(v)
+    for k, v in run_checks(rank, world).items():
+        saved[f"ddp/{k}"] = np.array(v)
     dist.barrier()
     np.savez(os.path.join(out_dir, f"rank{rank}.npz"), **saved)
     dist.destroy_process_group()

@@ -248,3 +248,32 @@ def test_reduce_op_and_backend_match_torch():
     assert dist.default_pg_timeout == tdist.default_pg_timeout
     assert issubclass(dist.DistBackendError, RuntimeError)
     assert pt is not None
+
+
+DDP_CLOSE = ["broadcast_at_construction", "one_step_grads", "several_steps_params", "no_sync_local_only", "no_sync_accumulated", "uneven_last_batch_params", "unused_branch_grads"]
+
+
+@needs_mpi
+@pytest.mark.parametrize("world", [2, 4])
+@pytest.mark.parametrize("check", DDP_CLOSE)
+def test_ddp_matches_single_process_training(check, world, tmp_path_factory):
+    """DDP on `world` shards equals one process on the concatenated batch (float64)."""
+    for rank, held in enumerate(results(world, tmp_path_factory)):
+        assert float(held[f"ddp/{check}"]) < 1e-12, (rank, float(held[f"ddp/{check}"]))
+
+
+@needs_mpi
+@pytest.mark.parametrize("world", [2, 4])
+def test_ddp_buckets_state_dict_sampler_and_unused_error(world, tmp_path_factory):
+    for held in results(world, tmp_path_factory):
+        assert int(held["ddp/buckets"]) > 1  # the tiny bucket cap split the parameters
+        assert bool(held["ddp/state_dict_keys"]) and bool(held["ddp/sampler_uses_group"])
+        assert str(held["ddp/unused_without_flag"]).startswith("Expected to have finished reduction in the prior iteration")
+        assert "find_unused_parameters=True" in str(held["ddp/unused_without_flag"])
+
+
+def test_ddp_needs_an_initialized_group():
+    import ferrotorch as torch
+
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
+        torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(2, 2))

@@ -180,12 +180,16 @@ def init_process_group(
     world_size = world_size if world_size != -1 else (_env_int("WORLD_SIZE") or -1)
     _check_launch(rank, world_size, world.Get_rank(), world.Get_size())
     pg = ProcessGroup(world.Dup(), list(range(world.Get_size())), timeout_s, name)
+    GroupMember.WORLD = pg
+    _groups.append(pg)
     if name == "nccl":
         from ._nccl import attach_nccl
 
-        attach_nccl(pg, device_id)
-    GroupMember.WORLD = pg
-    _groups.append(pg)
+        try:
+            attach_nccl(pg, device_id)
+        except BaseException:
+            destroy_process_group()
+            raise
     if world.Get_size() > 1:
         install_termination_handler()
 
