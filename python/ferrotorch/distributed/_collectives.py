@@ -84,7 +84,7 @@ def all_reduce(tensor: Tensor, op: Any = ReduceOp.SUM, group: Optional[ProcessGr
 
     def data() -> Iterator[list]:
         buf = as_buffer(tensor, True)
-        yield [pg._comm.Iallreduce(_mpi().IN_PLACE, buf.array, mpi_op(op, tensor.dtype == _core.bool))]
+        yield pg.post("Allreduce", _mpi().IN_PLACE, buf.array, mpi_op(op, tensor.dtype == _core.bool))
         _avg(buf.array, op, pg.size())
         buf.finish()
 
@@ -104,7 +104,7 @@ def broadcast(tensor: Tensor, src: Optional[int] = None, group: Optional[Process
 
     def data() -> Iterator[list]:
         buf = as_buffer(tensor, False)
-        yield [pg._comm.Ibcast(buf.raw(), root)]
+        yield pg.post("Bcast", buf.raw(), root)
         if pg.rank() != root:
             buf.finish()
 
@@ -129,11 +129,11 @@ def reduce(tensor: Tensor, dst: Optional[int] = None, op: Any = ReduceOp.SUM, gr
         MPI = _mpi()
         mop = mpi_op(op, tensor.dtype == _core.bool)
         if pg.rank() == root:
-            yield [pg._comm.Ireduce(MPI.IN_PLACE, buf.array, mop, root)]
+            yield pg.post("Reduce", MPI.IN_PLACE, buf.array, mop, root)
             _avg(buf.array, op, pg.size())
             buf.finish()
         else:
-            yield [pg._comm.Ireduce(buf.array, None, mop, root)]
+            yield pg.post("Reduce", buf.array, None, mop, root)
 
     return pg.submit(name, tensor_meta(tensor), root, data, [tensor], async_op)
 
@@ -154,7 +154,7 @@ def all_gather(tensor_list: List[Tensor], tensor: Tensor, group: Optional[Proces
         send = as_buffer(tensor, False)
         n = send.array.size
         recv = np.empty(n * pg.size(), send.array.dtype)
-        yield [pg._comm.Iallgather(send.raw(), recv.view(np.uint8))]
+        yield pg.post("Allgather", send.raw(), recv.view(np.uint8))
         for i, out in enumerate(outs):
             copy_into(out, recv[i * n : (i + 1) * n])
 
@@ -181,7 +181,7 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: O
 
     def data() -> Iterator[list]:
         send, out = as_buffer(input_tensor, False), as_buffer(output_tensor, False)
-        yield [pg._comm.Iallgather(send.raw(), out.raw())]
+        yield pg.post("Allgather", send.raw(), out.raw())
         out.finish()
 
     return pg.submit(name, tensor_meta(input_tensor), 0, data, [output_tensor], async_op)
@@ -210,7 +210,7 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM,
     def data() -> Iterator[list]:
         send, out = as_buffer(input, True), as_buffer(output, True)
         mop = mpi_op(op, input.dtype == _core.bool)
-        yield [pg._comm.Ireduce_scatter_block(send.array.reshape(-1), out.array.reshape(-1), mop)]
+        yield pg.post("Reduce_scatter_block", send.array.reshape(-1), out.array.reshape(-1), mop)
         _avg(out.array, op, pg.size())
         out.finish()
 
@@ -249,7 +249,7 @@ def gather(tensor: Tensor, gather_list: Optional[List[Tensor]] = None, dst: Opti
         send = as_buffer(tensor, False)
         n = send.array.size
         recv = np.empty(n * pg.size(), send.array.dtype) if is_root else None
-        yield [pg._comm.Igather(send.raw(), None if recv is None else recv.view(np.uint8), root)]
+        yield pg.post("Gather", send.raw(), None if recv is None else recv.view(np.uint8), root)
         if recv is not None:
             for i, out in enumerate(outs):
                 copy_into(out, recv[i * n : (i + 1) * n])
@@ -275,7 +275,7 @@ def scatter(tensor: Tensor, scatter_list: Optional[List[Tensor]] = None, src: Op
     def data() -> Iterator[list]:
         out = as_buffer(tensor, False)
         send = np.concatenate([as_buffer(t, False).array.reshape(-1) for t in ins]) if is_root else None
-        yield [pg._comm.Iscatter(None if send is None else send.view(np.uint8), out.raw(), root)]
+        yield pg.post("Scatter", None if send is None else send.view(np.uint8), out.raw(), root)
         out.finish()
 
     return pg.submit(name, tensor_meta(tensor), root, data, [tensor], async_op)
@@ -312,7 +312,7 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: Optiona
         item = send.array.dtype.itemsize * row_numel
         sc, rc = [s * item for s in ins], [s * item for s in outs]
         sd, rd = list(np.cumsum([0] + sc[:-1])), list(np.cumsum([0] + rc[:-1]))
-        yield [pg._comm.Ialltoallv([send.raw(), (sc, sd)], [out.raw(), (rc, rd)])]
+        yield pg.post("Alltoallv", [send.raw(), (sc, sd)], [out.raw(), (rc, rd)])
         out.finish()
 
     return pg.submit(name, meta, 0, data, [output], async_op)

@@ -67,6 +67,7 @@ class ProcessGroup:
         self._pending: List[Work] = []
         self._broken: Optional[str] = None
         self.nccl: Any = None  # the NCCL communicator for CUDA tensors, when the backend has one
+        self._posting_blocking = False
 
     # -- identity --------------------------------------------------------------------------
     def rank(self) -> int:
@@ -107,6 +108,15 @@ class ProcessGroup:
             if w._ordered and not w._done and not w._data_posted:
                 blocked = True
 
+    def post(self, name: str, *args: Any) -> list:
+        """Starts MPI's ``name`` collective: blocking for a blocking call (MPI's tuned
+        algorithms; every rank's header has arrived, so all are in it), else its nonblocking
+        form, whose request the Work polls."""
+        if self._posting_blocking:
+            getattr(self._comm, name)(*args)
+            return []
+        return [getattr(self._comm, "I" + name[0].lower() + name[1:])(*args)]
+
     def _break(self) -> None:
         self._broken = "a previous operation timed out"
 
@@ -140,7 +150,7 @@ class ProcessGroup:
                 yield from self._exchange_headers(work, op_name, seq, meta, root)
             yield from data_steps()
 
-        work = Work(self, op_name, steps, result)
+        work = Work(self, op_name, steps, result, blocking=not async_op)
         if async_op:
             return work
         work.wait()

@@ -7,6 +7,7 @@ polling the requests against the group's timeout, so nothing ever blocks inside 
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import timedelta
 from typing import Any, Callable, Generator, List, Optional
@@ -23,10 +24,11 @@ class Work:
     asks without blocking.
     """
 
-    def __init__(self, group: Any, op_name: str, make_steps: Callable[["Work"], Steps], result: Optional[List[Any]] = None, ordered: bool = True) -> None:
+    def __init__(self, group: Any, op_name: str, make_steps: Callable[["Work"], Steps], result: Optional[List[Any]] = None, ordered: bool = True, blocking: bool = False) -> None:
         self._group, self.op_name = group, op_name
         self._result = result if result is not None else []
         self._ordered = ordered  # collectives must post their data stage in call order
+        self._blocking = blocking  # a blocking call runs its data stage with MPI's blocking collective
         self._requests: list = []
         self._started = False  # the header stage is posted at creation
         self._data_posted = False
@@ -40,6 +42,7 @@ class Work:
 
     # -- driving ---------------------------------------------------------------------------
     def _advance(self) -> None:
+        self._group._posting_blocking = self._blocking
         try:
             self._requests = self._steps.send(None)
             if self._started:
@@ -49,6 +52,8 @@ class Work:
             self._finish(None)
         except BaseException as e:  # a mismatch found in the headers, or an engine error
             self._finish(e)
+        finally:
+            self._group._posting_blocking = False
 
     def _finish(self, error: Optional[BaseException]) -> None:
         self._done, self._error, self._requests = True, error, []
@@ -81,7 +86,8 @@ class Work:
     def wait(self, timeout: Optional[timedelta] = None) -> bool:
         """Blocks until done; raises the operation's error, or DistBackendError past the timeout."""
         limit = self._group.timeout_s if timeout is None or timeout == timedelta(0) else timeout.total_seconds()
-        deadline = time.monotonic() + limit
+        start = time.monotonic()
+        deadline = start + limit
         pause = 0.0
         with self._group.waiting(self):
             while not self._done:
@@ -91,9 +97,16 @@ class Work:
                 if time.monotonic() > deadline:
                     self._group._break()
                     raise DistBackendError(self._timeout_message(limit))
-                # Spin briefly (latency), then back off so idle ranks leave the CPU to others.
-                pause = min(pause * 2 or 1e-5, 2e-3)
-                time.sleep(pause)
+                # Poll hard at first (MPI advances nonblocking requests only inside calls),
+                # yielding the core to other ranks; then back off so idle ranks sleep.
+                waited = time.monotonic() - start
+                if waited < 0.002:
+                    continue
+                if waited < 0.05:
+                    os.sched_yield()
+                else:
+                    pause = min(pause * 2 or 1e-4, 2e-3)
+                    time.sleep(pause)
         if self._error is not None:
             raise self._error
         return True
