@@ -269,16 +269,16 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description="ferrotorch vs PyTorch vs NumPy")
     ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training,loader,memory")
+    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training,loader,memory,distributed")
     args = ap.parse_args(argv)
-    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list}
+    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list, "distributed": list}
     chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}")
     print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")
     print("|---|---|---|---|---|---|")
     rows = []
     for g in chosen:
-        if g != "memory":
+        if g not in ("memory", "distributed"):
             rows += run(groups[g](), args.repeats)
     if "memory" in chosen:
         from bench import peak_rss
@@ -287,6 +287,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         print(f"\n| peak RSS of {peak_rss.STEPS} training steps, one process each | " + " | ".join(libs) + " |")
         print("|---|" + "---|" * len(libs))
         rows += peak_rss.rows(libs)
+    if "distributed" in chosen:
+        from bench import distributed
+
+        rows += distributed.rows()
     os.makedirs(os.path.join(os.path.dirname(__file__), "results"), exist_ok=True)
     path = os.path.join(os.path.dirname(__file__), "results", time.strftime("%Y%m%d-%H%M%S") + ".json")
     with open(path, "w") as f:

@@ -244,6 +244,7 @@ from . import (  # noqa: E402
     autograd,
     backends,
     cuda,
+    distributed,
     fft,
     func,
     linalg,

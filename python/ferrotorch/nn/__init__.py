@@ -1,6 +1,6 @@
 """``ferrotorch.nn``: modules, parameters, functional ops and initializers."""
 
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .modules import *  # noqa: F403
 from .modules import Module
 

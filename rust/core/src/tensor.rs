@@ -1,7 +1,7 @@
 //! The tensor: a view (layout + dtype) of a refcounted storage, plus its autograd state.
 
 use crate::alloc_size::{checked_numel, nbytes_for};
-use crate::autograd::{GradHook, Node};
+use crate::autograd::{GradHook, Node, PostAccumulateHook};
 use crate::layout::{contiguous_strides, Layout};
 use crate::{DType, Device, Element, Error, Result, Scalar, Storage};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,6 +16,8 @@ pub(crate) struct Meta {
     pub retains_grad: bool,
     /// Hooks on a leaf's gradient (a non-leaf's hooks live on its grad_fn).
     pub hooks: Vec<(usize, GradHook)>,
+    /// Hooks run on a leaf after backward wrote its `.grad`.
+    pub post_accumulate_hooks: Vec<(usize, PostAccumulateHook)>,
     /// For views made by view ops: the tensor whose memory they show (the root, for views
     /// of views), so that in-place writes through the view update its history too.
     pub view_base: Option<Tensor>,
@@ -360,9 +362,28 @@ impl Tensor {
         Ok(id)
     }
 
+    /// Registers a hook called with this leaf after backward accumulated its gradient.
+    pub fn register_post_accumulate_grad_hook(&self, hook: PostAccumulateHook) -> Result<usize> {
+        let mut m = self.meta();
+        if m.grad_fn.is_some() {
+            return Err(Error::runtime(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors",
+            ));
+        }
+        if !m.requires_grad {
+            return Err(Error::runtime(
+                "cannot register a hook on a tensor that doesn't require gradient",
+            ));
+        }
+        let id = crate::autograd::next_hook_id();
+        m.post_accumulate_hooks.push((id, hook));
+        Ok(id)
+    }
+
     pub fn remove_hook(&self, id: usize) {
         let mut m = self.meta();
         m.hooks.retain(|(i, _)| *i != id);
+        m.post_accumulate_hooks.retain(|(i, _)| *i != id);
         if let Some(node) = &m.grad_fn {
             node.remove_pre_hook(id);
         }

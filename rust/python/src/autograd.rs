@@ -128,6 +128,17 @@ pub fn py_hook(hook: Py<PyAny>) -> GradHook {
     })
 }
 
+/// A Python `hook(tensor)` run after a leaf's gradient was accumulated (its result is ignored).
+pub fn py_post_accumulate_hook(hook: Py<PyAny>) -> ferrotorch::autograd::PostAccumulateHook {
+    Arc::new(move |t: &Tensor| {
+        Python::attach(|py| {
+            hook.call1(py, (PyTensor::new(t.clone()),))
+                .map(|_| ())
+                .map_err(py_err_to_core)
+        })
+    })
+}
+
 /// A `RemovableHandle` from the Python side.
 pub fn make_handle(py: Python<'_>, t: PyTensor, id: usize) -> PyResult<Py<PyAny>> {
     let m = py.import("ferrotorch.utils.hooks")?;

@@ -18,6 +18,8 @@ mod grad_scale;
 mod inference_tensor;
 mod interop;
 mod linalg;
+#[cfg(feature = "cuda")]
+mod nccl;
 mod methods_index;
 mod methods_math;
 mod methods_ops_extra;
@@ -69,6 +71,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shared::register(m)?;
     storage_views::register(m)?;
     cuda::register(m)?;
+    #[cfg(feature = "cuda")]
+    nccl::register(m)?;
     linalg::register(m)?;
     complex::register(m)?;
     fft::register(m)?;

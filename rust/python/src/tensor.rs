@@ -991,6 +991,18 @@ impl PyTensor {
         let t = PyTensor::new(self.t.clone());
         crate::autograd::make_handle(py, t, id)
     }
+    /// Registers `hook(tensor)`, called after backward accumulated this leaf's `.grad`.
+    fn register_post_accumulate_grad_hook(
+        &self,
+        py: Python<'_>,
+        hook: Py<PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let id = self
+            .t
+            .register_post_accumulate_grad_hook(crate::autograd::py_post_accumulate_hook(hook))
+            .py()?;
+        crate::autograd::make_handle(py, PyTensor::new(self.t.clone()), id)
+    }
     fn _remove_hook(&self, id: usize) {
         self.t.remove_hook(id);
     }

@@ -158,13 +158,32 @@ class BatchSampler(Sampler):
         return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
 
 
+def torch_randperm(n: int, seed: int) -> List[int]:
+    """The permutation ``torch.randperm(n, generator=torch.Generator().manual_seed(seed))``
+    gives on CPU (Fisher-Yates over MT19937 draws), so every rank of a job mixing PyTorch and
+    ferrotorch processes, and a resumed PyTorch run, sees the same sample order."""
+    import numpy as np
+
+    bits = np.random.MT19937()
+    bits._legacy_seeding(seed & 0xFFFFFFFF)  # MT19937 seeded as PyTorch seeds its CPU generator
+    draws = bits.random_raw(max(n - 1, 0)).tolist()
+    idx = list(range(n))
+    for i in range(n - 1):
+        z = i + draws[i] % (n - i)
+        idx[i], idx[z] = idx[z], idx[i]
+    return idx
+
+
 class DistributedSampler(Sampler):
     """The share of a dataset seen by one of ``num_replicas`` processes (padded or dropped so
     that every replica gets the same count); ``set_epoch`` reshuffles deterministically."""
 
     def __init__(self, dataset: Sized, num_replicas: Optional[int] = None, rank: Optional[int] = None, shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
-        num_replicas = 1 if num_replicas is None else num_replicas
-        rank = 0 if rank is None else rank
+        if num_replicas is None or rank is None:
+            from ... import distributed as dist  # the default group's size and rank, as PyTorch
+
+            num_replicas = dist.get_world_size() if num_replicas is None else num_replicas
+            rank = dist.get_rank() if rank is None else rank
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
         self.dataset, self.num_replicas, self.rank, self.shuffle, self.seed, self.drop_last = dataset, num_replicas, rank, shuffle, seed, drop_last
@@ -179,8 +198,7 @@ class DistributedSampler(Sampler):
     def __iter__(self) -> Iterator[int]:
         n = len(self.dataset)
         if self.shuffle:
-            g = _core.Generator().manual_seed(self.seed + self.epoch)
-            idx = _core.randperm(n, generator=g).tolist()
+            idx = torch_randperm(n, self.seed + self.epoch)
         else:
             idx = list(range(n))
         if not self.drop_last:

@@ -1,5 +1,7 @@
 //! The backward engine: count dependencies, then run each node once all the gradient for its
-//! output has arrived, summing contributions; leaves get their gradient at the end.
+//! output has arrived, summing contributions. In `backward`, a leaf's `.grad` is written (and
+//! its post-accumulate hooks run) as soon as its last contribution arrives, so that hooks can
+//! start work (a gradient all-reduce) while the rest of the graph is still running.
 
 use super::node::{edge_of, Edge, Node};
 use super::GradModeGuard;
@@ -26,6 +28,8 @@ struct Run {
     create: bool,
     /// Keys (node or leaf ids) whose incoming gradient autograd.grad returns.
     capture: HashMap<Key, usize>,
+    /// Write each leaf's `.grad` as soon as its gradient is complete (plain `backward`).
+    eager_leaves: bool,
     captured: Vec<Option<Tensor>>,
 }
 
@@ -42,6 +46,7 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
     let mut leaves: HashMap<Key, (Tensor, Option<Tensor>)> = HashMap::new();
     let mut ready: Vec<Arc<Node>> = Vec::new();
     let mut deps: HashMap<Key, usize> = HashMap::new();
+    let mut leaf_deps: HashMap<Key, usize> = HashMap::new();
 
     // Count, for each node reachable from the roots, how many edges point at it.
     let mut stack: Vec<Arc<Node>> = Vec::new();
@@ -63,11 +68,14 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
     }
     while let Some(n) = stack.pop() {
         for e in n.edges().iter().flatten() {
-            if let Edge::Node(c) = e {
-                *deps.entry(key(c)).or_insert(0) += 1;
-                if seen.insert(key(c), c.clone()).is_none() {
-                    stack.push(c.clone());
+            match e {
+                Edge::Node(c) => {
+                    *deps.entry(key(c)).or_insert(0) += 1;
+                    if seen.insert(key(c), c.clone()).is_none() {
+                        stack.push(c.clone());
+                    }
                 }
+                Edge::Leaf(l) => *leaf_deps.entry(l.id()).or_insert(0) += 1,
             }
         }
     }
@@ -138,6 +146,15 @@ fn run(roots: &[Tensor], grads: &[Tensor], r: &mut Run) -> Result<Vec<(Tensor, T
                     if let Some(g) = g {
                         accumulate(&mut leaves.entry(l.id()).or_insert((l.clone(), None)).1, g)?;
                     }
+                    let d = leaf_deps.get_mut(&l.id()).expect("leaf dependency counted");
+                    *d -= 1;
+                    // Roots that are leaves also get gradient straight from `grads`: keep those for the end.
+                    let is_root = roots.iter().any(|t| t.id() == l.id());
+                    if *d == 0 && r.eager_leaves && !is_root {
+                        if let Some((t, Some(g))) = leaves.remove(&l.id()) {
+                            finish_leaf(&t, g, r.create)?;
+                        }
+                    }
                 }
                 None => {}
             }
@@ -170,14 +187,34 @@ pub fn backward(
         retain: retain_graph,
         create: create_graph,
         capture: HashMap::new(),
+        eager_leaves: true,
         captured: vec![],
     };
     let leaves = run(roots, grads, &mut r)?;
     let _mode = GradModeGuard::new(create_graph);
     for (t, g) in leaves {
-        let g = run_leaf_hooks(&t, g)?;
-        let g = if create_graph { g } else { g.detach() };
-        accumulate_into_grad(&t, g, create_graph)?;
+        finish_leaf(&t, g, create_graph)?;
+    }
+    Ok(())
+}
+
+/// A leaf's complete gradient: its hooks, then `.grad`, then its post-accumulate hooks.
+fn finish_leaf(t: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+    let g = run_leaf_hooks(t, g)?;
+    let g = if create_graph { g } else { g.detach() };
+    accumulate_into_grad(t, g, create_graph)?;
+    run_post_accumulate_hooks(t)
+}
+
+fn run_post_accumulate_hooks(t: &Tensor) -> Result<()> {
+    let hooks: Vec<_> = t
+        .meta()
+        .post_accumulate_hooks
+        .iter()
+        .map(|(_, h)| h.clone())
+        .collect();
+    for h in hooks {
+        h(t)?;
     }
     Ok(())
 }
@@ -229,6 +266,7 @@ pub fn grad(
         retain: retain_graph,
         create: create_graph,
         capture,
+        eager_leaves: false,
         captured: vec![None; inputs.len()],
     };
     // A marker so that `run` never writes `.grad` of retained tensors during autograd.grad.
@@ -271,6 +309,7 @@ pub fn backward_to(
     for (t, g) in inputs.iter().zip(gs) {
         if let Some(g) = g {
             accumulate_into_grad(t, g, create_graph)?;
+            run_post_accumulate_hooks(t)?;
         }
     }
     Ok(())

@@ -9,4 +9,6 @@ pub use engine::{backward, backward_to, grad};
 pub use grad_mode::{
     is_grad_enabled, is_inference_mode, set_grad_enabled, GradModeGuard, InferenceModeGuard,
 };
-pub use node::{next_hook_id, record, record_named, BackwardFn, Edge, GradHook, Node};
+pub use node::{
+    next_hook_id, record, record_named, BackwardFn, Edge, GradHook, Node, PostAccumulateHook,
+};

@@ -12,6 +12,9 @@ pub type BackwardFn = Box<dyn Fn(&Tensor, &[Tensor]) -> Result<Vec<Option<Tensor
 /// Called with a gradient; may return a replacement.
 pub type GradHook = Arc<dyn Fn(&Tensor) -> Result<Option<Tensor>> + Send + Sync>;
 
+/// Called with a leaf once backward has accumulated its gradient into `.grad`.
+pub type PostAccumulateHook = Arc<dyn Fn(&Tensor) -> Result<()> + Send + Sync>;
+
 /// Where the gradient of one input goes.
 #[derive(Clone)]
 pub enum Edge {

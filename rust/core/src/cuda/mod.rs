@@ -8,6 +8,8 @@ pub mod kernels;
 #[cfg(feature = "cuda")]
 pub mod launch;
 #[cfg(feature = "cuda")]
+pub mod nccl;
+#[cfg(feature = "cuda")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
 pub mod ops;

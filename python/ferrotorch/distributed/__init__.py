@@ -1,0 +1,69 @@
+"""``ferrotorch.distributed``: PyTorch's ``torch.distributed`` on MPI (CPU tensors) and
+NCCL (CUDA tensors).
+
+Start N ranks with ``mpirun -n N python script.py`` or
+``python -m ferrotorch.distributed.run --nproc-per-node N script.py``, then in the script::
+
+    import ferrotorch.distributed as dist
+    dist.init_process_group("mpi")        # "gloo" is served by MPI too; "nccl" for CUDA
+    t = torch.ones(3) * dist.get_rank()
+    dist.all_reduce(t)                    # in place, on the tensor's own memory
+
+Every collective first exchanges a small header: a rank that calls a different collective,
+or passes another shape or dtype, makes every rank raise an error that names it; a rank
+that dies or hangs makes the others raise DistBackendError after the group's ``timeout``.
+"""
+
+from __future__ import annotations
+
+from ._collectives import (
+    all_gather,
+    all_gather_into_tensor,
+    all_reduce,
+    all_to_all_single,
+    barrier,
+    broadcast,
+    gather,
+    reduce,
+    reduce_scatter,
+    reduce_scatter_tensor,
+    scatter,
+)
+from ._errors import DistBackendError, DistError, DistNetworkError, DistStoreError
+from ._init import (
+    Backend,
+    GroupMember,
+    default_pg_timeout,
+    destroy_process_group,
+    get_backend,
+    get_global_rank,
+    get_group_rank,
+    get_process_group_ranks,
+    get_rank,
+    get_world_size,
+    group,
+    init_process_group,
+    is_available,
+    is_gloo_available,
+    is_initialized,
+    is_mpi_available,
+    is_nccl_available,
+    is_torchelastic_launched,
+    new_group,
+)
+from ._mpi_group import ProcessGroup
+from ._object_collectives import all_gather_object, broadcast_object_list
+from ._point_to_point import irecv, isend, recv, send
+from ._reduce_op import ReduceOp
+from ._work import Work
+
+__all__ = [
+    "Backend", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError", "GroupMember",
+    "ProcessGroup", "ReduceOp", "Work", "all_gather", "all_gather_into_tensor", "all_gather_object",
+    "all_reduce", "all_to_all_single", "barrier", "broadcast", "broadcast_object_list",
+    "default_pg_timeout", "destroy_process_group", "gather", "get_backend", "get_global_rank",
+    "get_group_rank", "get_process_group_ranks", "get_rank", "get_world_size", "group",
+    "init_process_group", "irecv", "is_available", "is_gloo_available", "is_initialized",
+    "is_mpi_available", "is_nccl_available", "is_torchelastic_launched", "isend", "new_group",
+    "recv", "reduce", "reduce_scatter", "reduce_scatter_tensor", "scatter", "send",
+]
