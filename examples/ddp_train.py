@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any, Dict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,7 +28,7 @@ from ferrotorch.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
 from ferrotorch.utils.data import DistributedSampler  # noqa: E402
 
 
-def train(args: argparse.Namespace) -> dict:
+def train(args: argparse.Namespace) -> Dict[str, Any]:
     """Trains on this rank's shard (the whole set when alone); returns rank 0's summary."""
     distributed = dist.is_initialized() and dist.get_world_size() > 1
     world = dist.get_world_size() if distributed else 1
@@ -63,7 +64,7 @@ def train(args: argparse.Namespace) -> dict:
     }
 
 
-def report(r: dict) -> str:
+def report(r: Dict[str, Any]) -> str:
     return (f"{r['processes']} process(es): test accuracy {r['accuracy']:.2%}  {r['samples_per_s']:.0f} samples/s  "
             f"median step {r['step_ms']:.2f} ms  ({r['seconds']:.1f} s)")
 
