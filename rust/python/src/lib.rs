@@ -18,14 +18,14 @@ mod grad_scale;
 mod inference_tensor;
 mod interop;
 mod linalg;
-#[cfg(feature = "cuda")]
-mod nccl;
 mod methods_index;
 mod methods_math;
 mod methods_ops_extra;
 mod methods_reduce;
 mod methods_shape;
 mod methods_special;
+#[cfg(feature = "cuda")]
+mod nccl;
 mod optim;
 mod profiler;
 mod random;

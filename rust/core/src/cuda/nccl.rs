@@ -195,7 +195,8 @@ impl NcclComm {
         self.bind()?;
         let (p, n, s) = self.buffer(t, "send")?;
         let dt = nccl_dtype(t, "send")?;
-        unsafe { result::send(p, n, dt, peer as i32, self.comm, s) }.map_err(nccl_err("ncclSend"))?;
+        unsafe { result::send(p, n, dt, peer as i32, self.comm, s) }
+            .map_err(nccl_err("ncclSend"))?;
         Ok(())
     }
 
@@ -204,7 +205,8 @@ impl NcclComm {
         self.bind()?;
         let (p, n, s) = self.buffer(t, "recv")?;
         let dt = nccl_dtype(t, "recv")?;
-        unsafe { result::recv(p, n, dt, peer as i32, self.comm, s) }.map_err(nccl_err("ncclRecv"))?;
+        unsafe { result::recv(p, n, dt, peer as i32, self.comm, s) }
+            .map_err(nccl_err("ncclRecv"))?;
         Ok(())
     }
 
