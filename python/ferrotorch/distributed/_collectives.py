@@ -9,7 +9,7 @@ tensors' own memory. CUDA tensors go to NCCL when the group has it.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, Iterator, List, Optional
+from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -63,6 +63,20 @@ def _count(ts: Optional[List[Any]], pg: ProcessGroup, op_name: str, arg: str) ->
         n = len(ts) if isinstance(ts, (list, tuple)) else ts
         raise ValueError(f"{op_name}: {arg} must be a list of {pg.size()} tensors (the group size), got {n!r}")
     return list(ts)
+
+
+def _root_and_list(pg: ProcessGroup, tensor: Tensor, items: Optional[List[Any]], rank: Optional[int], group_rank: Optional[int], op_name: str, arg: str, list_arg: str, role: str) -> Tuple[int, List[Any]]:
+    """The root of gather/scatter and, on the root, its list (one tensor like ``tensor`` per
+    rank); other ranks must not pass one."""
+    root = _root(pg, rank, group_rank, op_name, arg)
+    check_cpu_tensor(tensor, op_name)
+    if pg.rank() == root:
+        listed = _count(items, pg, op_name, list_arg)
+        _same_as(listed, tensor, op_name, list_arg)
+        return root, listed
+    if items:
+        raise ValueError(f"Argument ``{list_arg}`` must NOT be specified on non-{role} ranks.")
+    return root, []
 
 
 def _avg(arr: np.ndarray, op: RedOpType, size: int) -> None:
@@ -236,14 +250,8 @@ def gather(tensor: Tensor, gather_list: Optional[List[Tensor]] = None, dst: Opti
     pg = resolve_group(group, name)
     if pg is None:
         return None
-    root = _root(pg, dst, group_dst, name, "dst")
-    check_cpu_tensor(tensor, name)
+    root, outs = _root_and_list(pg, tensor, gather_list, dst, group_dst, name, "dst", "gather_list", "destination")
     is_root = pg.rank() == root
-    if is_root:
-        outs = _count(gather_list, pg, name, "gather_list")
-        _same_as(outs, tensor, name, "gather_list")
-    elif gather_list:
-        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
 
     def data() -> Iterator[list]:
         send = as_buffer(tensor, False)
@@ -254,7 +262,7 @@ def gather(tensor: Tensor, gather_list: Optional[List[Tensor]] = None, dst: Opti
             for i, out in enumerate(outs):
                 copy_into(out, recv[i * n : (i + 1) * n])
 
-    return pg.submit(name, tensor_meta(tensor), root, data, outs if is_root else [], async_op)
+    return pg.submit(name, tensor_meta(tensor), root, data, outs, async_op)
 
 
 def scatter(tensor: Tensor, scatter_list: Optional[List[Tensor]] = None, src: Optional[int] = None, group: Optional[ProcessGroup] = None, async_op: bool = False, group_src: Optional[int] = None) -> Optional[Work]:
@@ -263,14 +271,8 @@ def scatter(tensor: Tensor, scatter_list: Optional[List[Tensor]] = None, src: Op
     pg = resolve_group(group, name)
     if pg is None:
         return None
-    root = _root(pg, src, group_src, name, "src")
-    check_cpu_tensor(tensor, name)
+    root, ins = _root_and_list(pg, tensor, scatter_list, src, group_src, name, "src", "scatter_list", "source")
     is_root = pg.rank() == root
-    if is_root:
-        ins = _count(scatter_list, pg, name, "scatter_list")
-        _same_as(ins, tensor, name, "scatter_list")
-    elif scatter_list:
-        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
 
     def data() -> Iterator[list]:
         out = as_buffer(tensor, False)

@@ -6,7 +6,7 @@ mismatch and ``recv(src=None)`` learns who sent.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -34,6 +34,17 @@ def _peer(pg: ProcessGroup, rank: Optional[int], group_rank: Optional[int], op_n
     return pg.group_rank(rank, op_name, arg)
 
 
+def _start(tensor: Tensor, group: Optional[ProcessGroup], tag: Any, rank: Optional[int], group_rank: Optional[int], op_name: str, arg: str) -> Optional[Tuple[ProcessGroup, int, Optional[int]]]:
+    """The checks both directions share: ``(group, tag, peer)``, or None on a non-member."""
+    pg = resolve_group(group, op_name)
+    if pg is None:
+        return None
+    pg.check_usable(op_name)
+    check_cpu_tensor(tensor, op_name)
+    tag = _check_tag(tag, op_name)
+    return pg, tag, _peer(pg, rank, group_rank, op_name, arg)
+
+
 def _header(pg: ProcessGroup, t: Tensor) -> np.ndarray:
     dtype, shape = tensor_meta(t)
     h = np.zeros(3 + _MAX_DIMS, np.int64)
@@ -45,13 +56,10 @@ def _header(pg: ProcessGroup, t: Tensor) -> np.ndarray:
 def isend(tensor: Tensor, dst: Optional[int] = None, group: Optional[ProcessGroup] = None, tag: int = 0, group_dst: Optional[int] = None) -> Optional[Work]:
     """Starts sending ``tensor`` to rank ``dst``; the returned Work's ``wait()`` finishes it."""
     name = "isend"
-    pg = resolve_group(group, name)
-    if pg is None:
+    started = _start(tensor, group, tag, dst, group_dst, name, "dst")
+    if started is None:
         return None
-    pg.check_usable(name)
-    check_cpu_tensor(tensor, name)
-    tag = _check_tag(tag, name)
-    peer = _peer(pg, dst, group_dst, name, "dst")
+    pg, tag, peer = started
     if peer is None:
         raise ValueError(f"{name}: dst must be given")
     if peer == pg.rank():
@@ -69,13 +77,10 @@ def isend(tensor: Tensor, dst: Optional[int] = None, group: Optional[ProcessGrou
 def irecv(tensor: Tensor, src: Optional[int] = None, group: Optional[ProcessGroup] = None, tag: int = 0, group_src: Optional[int] = None) -> Optional[Work]:
     """Starts receiving into ``tensor`` from rank ``src`` (any rank when None)."""
     name = "irecv"
-    pg = resolve_group(group, name)
-    if pg is None:
+    started = _start(tensor, group, tag, src, group_src, name, "src")
+    if started is None:
         return None
-    pg.check_usable(name)
-    check_cpu_tensor(tensor, name)
-    tag = _check_tag(tag, name)
-    peer = _peer(pg, src, group_src, name, "src")
+    pg, tag, peer = started
     from mpi4py import MPI
 
     def steps(work: Work) -> Iterator[list]:

@@ -3,7 +3,7 @@
 //! solve that is written there with differentiable tensor ops.
 
 use super::check::{all_finite, at_least_2d, square};
-use super::matrices::{batch_dims, map_batches, matrix_dims, read, Real};
+use super::matrices::{batch_dims, host, map_batches, matrix_dims, read, Real};
 use crate::{bail, DType, Device, Result, Tensor};
 use faer::linalg::solvers::Eigen;
 use faer::Mat;
@@ -41,27 +41,13 @@ fn check(op: &str, a: &Tensor) -> Result<()> {
 fn read_complex<T: Real + Float>(a: &Tensor) -> Result<Vec<Mat<Complex<T>>>> {
     let (n, _) = matrix_dims(a);
     let count: usize = batch_dims(a).iter().product();
-    let host = if a.device() == Device::Cpu {
-        a.clone()
-    } else {
-        a.copy_to_device(Device::Cpu)?
-    };
-    let complex = host.dtype().is_complex();
-    let parts = if complex {
-        host.view_as_real()?.contiguous_raw()?
-    } else {
-        host.contiguous_raw()?
-    };
+    let parts = host(&a.view_as_real()?)?;
     let data = parts.contiguous_slice::<T>();
     Ok((0..count)
         .map(|b| {
             Mat::from_fn(n, n, |i, j| {
                 let k = b * n * n + i * n + j;
-                if complex {
-                    Complex::new(data[2 * k], data[2 * k + 1])
-                } else {
-                    Complex::new(data[k], <T as rustfft::num_traits::Zero>::zero())
-                }
+                Complex::new(data[2 * k], data[2 * k + 1])
             })
         })
         .collect())

@@ -64,7 +64,8 @@ pub(crate) fn with_matrix(batch: &[usize], rows: usize, cols: usize) -> Vec<usiz
     s
 }
 
-fn host(t: &Tensor) -> Result<Tensor> {
+/// `t` contiguous on the host (a device tensor is copied there).
+pub(crate) fn host(t: &Tensor) -> Result<Tensor> {
     if t.device() == Device::Cpu {
         t.contiguous_raw()
     } else {
