@@ -147,3 +147,31 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
     if op.grad:
         a = rng.uniform(*op.domain, (3, 4, 5))
         _grads(lambda t: op.fn(t, dim, keepdim), lambda t: fn_pt(t, dim, keepdim), [a], f"{op.name} dim={dim}")
+
+
+# Edge cases found by the differential fuzzer (tests/fuzz), each written once against a library
+# module ``L`` and compared with PyTorch: values, dtype and shape.
+_INF = float("inf")
+EDGE_CASES = {
+    "floor_divide_inf_nan": lambda L: L.floor_divide(L.tensor([_INF, -_INF, 5.0, -0.5, 0.5, 7.0, -7.0, 1.0]), L.tensor([2.0, 2.0, _INF, _INF, -_INF, 0.0, 0.0, -0.0])),
+    "floordiv_scalar_inf": lambda L: L.tensor([_INF, -3.5, 3.5], dtype=L.float64) // 2.0,
+    "div_floor_float32": lambda L: L.div(L.tensor([-0.5, 1.0, _INF]), L.tensor([_INF, _INF, 3.0]), rounding_mode="floor"),
+    "sum_int32_dtype_int32": lambda L: L.tensor([2**31 - 1, 1], dtype=L.int32).sum(dtype=L.int32),
+    "sum_dim_dtype_int16": lambda L: L.ones(2, 3, dtype=L.int32).sum(1, dtype=L.int16),
+    "prod_dtype_int8": lambda L: L.tensor([100, 3], dtype=L.int32).prod(dtype=L.int8),
+    "int_remainder_empty_by_zero_scalar": lambda L: L.ones(0, 3, dtype=L.int64) % 0,
+    "int_floor_divide_empty_by_zero": lambda L: L.ones(0, 3, dtype=L.int64) // L.zeros(3, dtype=L.int64),
+    "int_remainder_empty": lambda L: L.remainder(L.ones(2, 0, dtype=L.int32), L.zeros(1, dtype=L.int32)),
+    "median_empty_float": lambda L: L.median(L.zeros(0, dtype=L.float64)),
+    "median_empty_int": lambda L: L.median(L.zeros(0, dtype=L.int64)),
+    "median_0d_dim": lambda L: L.median(L.tensor(3), 0),
+    "diff_zero_size": lambda L: L.diff(L.zeros(2, 0, 0)),
+    "diff_empty_vector": lambda L: L.diff(L.zeros(0)),
+    "movedim_0d": lambda L: L.movedim(L.tensor(1.5), 0, -1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_fuzzer_edge_cases_vs_torch(name: str) -> None:
+    fn = EDGE_CASES[name]
+    _compare(fn(torch), fn(pt), "float64", name)

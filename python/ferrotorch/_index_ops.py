@@ -219,13 +219,23 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     return input.masked_select(mask)
 
 
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """``dim`` in ``0..ndim``; a 0-d tensor takes -1 and 0, as PyTorch's dims do."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
 def movedim(input: Tensor, source: Union[int, Sequence[int]], destination: Union[int, Sequence[int]]) -> Tensor:
     """Moves dims to new positions; the other dims keep their order."""
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
     n = input.ndim
-    src = [s % n for s in src]
-    dst = [d % n for d in dst]
+    src = [_wrap_dim(s, n) for s in src]
+    dst = [_wrap_dim(d, n) for d in dst]
+    if n == 0:
+        return input.view(())
     order: List[Optional[int]] = [None] * n
     for s, d in zip(src, dst):
         order[d] = s

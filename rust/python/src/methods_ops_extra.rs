@@ -185,7 +185,9 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.sort(dim, descending).py()?.1))
     }
     #[pyo3(name = "_topk", signature = (k, dim=-1, largest=true))]
-    fn topk_raw(&self, k: usize, dim: i64, largest: bool) -> PyResult<(PyTensor, PyTensor)> {
+    fn topk_raw(&self, k: i64, dim: i64, largest: bool) -> PyResult<(PyTensor, PyTensor)> {
+        // A negative k is out of range like a too large one (a RuntimeError, not OverflowError).
+        let k = usize::try_from(k).unwrap_or(usize::MAX);
         let (v, i) = self.t.topk(k, dim, largest).py()?;
         Ok((PyTensor::new(v), PyTensor::new(i)))
     }
@@ -325,7 +327,7 @@ impl PyTensor {
             return Ok(PyTensor::new(self.t.unary(UnaryOp::Round).py()?));
         }
         if !self.t.dtype().is_float() {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
                 "round: \"round_cpu\" not implemented for '{}' with decimals={decimals}",
                 self.t.dtype().name()
             )));
@@ -458,7 +460,7 @@ impl PyTensor {
 fn lerp_check(a: &Tensor, end: &Tensor, w: &Tensor) -> PyResult<()> {
     use pyo3::exceptions::PyRuntimeError;
     if !a.dtype().is_float() {
-        return Err(PyRuntimeError::new_err(format!(
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
             "lerp: \"lerp_kernel\" not implemented for '{}' (expected a floating point input)",
             a.dtype().name()
         )));

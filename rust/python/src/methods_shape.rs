@@ -135,8 +135,13 @@ impl PyTensor {
         split_size_or_sections: &Bound<'_, PyAny>,
         dim: i64,
     ) -> PyResult<Vec<PyTensor>> {
-        if let Ok(n) = split_size_or_sections.extract::<usize>() {
-            return Ok(wrap_all(self.t.split(n, dim).py()?));
+        if let Ok(n) = split_size_or_sections.extract::<i64>() {
+            if n < 0 {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "split expects split_size be non-negative, but got split_size={n}"
+                )));
+            }
+            return Ok(wrap_all(self.t.split(n as usize, dim).py()?));
         }
         let sizes: Vec<usize> = int_list(split_size_or_sections)?
             .iter()
@@ -145,8 +150,13 @@ impl PyTensor {
         Ok(wrap_all(self.t.split_with_sizes(&sizes, dim).py()?))
     }
     #[pyo3(signature = (chunks, dim=0))]
-    fn chunk(&self, chunks: usize, dim: i64) -> PyResult<Vec<PyTensor>> {
-        Ok(wrap_all(self.t.chunk(chunks, dim).py()?))
+    fn chunk(&self, chunks: i64, dim: i64) -> PyResult<Vec<PyTensor>> {
+        if chunks <= 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )));
+        }
+        Ok(wrap_all(self.t.chunk(chunks as usize, dim).py()?))
     }
     #[pyo3(signature = (*dims))]
     fn flip(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {

@@ -69,6 +69,11 @@ impl PyTensor {
 /// The value of a one-element tensor as a real number; a complex value must have no
 /// imaginary part (PyTorch's rule for `float(t)` and `int(t)`).
 fn real_item(t: &Tensor) -> PyResult<f64> {
+    if t.numel() != 1 {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "only one element tensors can be converted to Python scalars",
+        ));
+    }
     match t.item().py()? {
         Scalar::Complex(re, 0.0) => Ok(re),
         Scalar::Complex(..) => Err(PyRuntimeError::new_err(
@@ -383,6 +388,12 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.abs().py()?))
     }
     fn __invert__(&self) -> PyResult<PyTensor> {
+        // The operator refuses floats with a TypeError; bitwise_not() with NotImplementedError.
+        if self.t.dtype().is_float() || self.t.dtype().is_complex() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors",
+            ));
+        }
         self.bitwise_not()
     }
     /// `~t`: logical not for bool, bitwise not for integers.
@@ -391,7 +402,7 @@ impl PyTensor {
         let r = match t.dtype() {
             DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
             d if d.is_float() => {
-                return Err(PyRuntimeError::new_err(format!(
+                return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
                     "bitwise_not: \"bitwise_not_cpu\" not implemented for '{}'",
                     d.name()
                 )))

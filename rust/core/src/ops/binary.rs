@@ -284,11 +284,11 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `binary_forward` for real dtypes (the caller has routed complex operands away).
 fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let name = op.name();
-    let shape = broadcast_shapes(name, a.shape(), b.shape())?;
+    // Dtype checks come before the shape check, as in PyTorch (its error class is NotImplementedError).
     let mut common = result_type(&[operand(a), operand(b)], DType::F32);
     if op.is_bitwise() && common.is_float() {
         bail!(
-            Runtime,
+            NotImplemented,
             "\"{name}_cpu\" not implemented for '{}' (shapes {:?} and {:?})",
             common.name(),
             a.shape(),
@@ -296,17 +296,20 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     if op == Sub && common == DType::Bool {
-        bail!(Runtime, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
     }
     if op == Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
-        bail!(Runtime, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     }
     if common == DType::Bool && matches!(op, Pow | Shl | Shr | Fmod | TruncDiv | Rem | FloorDiv) {
-        bail!(Runtime, "{name}: \"{name}_cpu\" not implemented for 'Bool'");
+        bail!(
+            NotImplemented,
+            "{name}: \"{name}_cpu\" not implemented for 'Bool'"
+        );
     }
     if op.float_only() && !common.is_float() {
         bail!(
-            Runtime,
+            NotImplemented,
             "{name}: \"{name}_cpu\" not implemented for '{}' (expected floating point inputs)",
             common.name()
         );
@@ -314,6 +317,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if op.int_to_float() && !common.is_float() {
         common = DType::F32;
     }
+    let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     if let Some(out) = crate::cuda_forward!(name, [a, b], |d| {
         let out_dt = if op.is_compare() { DType::Bool } else { common };
         crate::cuda::ops::elementwise::binary(&d, op, a, b, &shape, common, out_dt)
@@ -331,6 +335,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     let n: usize = shape.iter().product();
     if cd == DType::I64
+        && n > 0
         && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
         && b.contiguous_slice::<i64>().contains(&0)
     {

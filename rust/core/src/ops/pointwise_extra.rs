@@ -41,7 +41,10 @@ impl Tensor {
             );
         }
         if self.dtype() == DType::Bool {
-            bail!(Runtime, "clamp: \"clamp_cpu\" not implemented for 'Bool'");
+            bail!(
+                NotImplemented,
+                "clamp: \"clamp_cpu\" not implemented for 'Bool'"
+            );
         }
         if self.dtype().is_complex() {
             return Err(crate::Error::NotImplemented(
@@ -160,7 +163,7 @@ impl Tensor {
     pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "softplus: \"softplus_cpu\" not implemented for '{}'",
                 self.dtype().name()
             );

@@ -13,7 +13,7 @@ impl Tensor {
         }
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "var: std and var only support floating point and complex dtypes (got {})",
                 self.dtype().name()
             );
@@ -39,7 +39,7 @@ impl Tensor {
         }
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
                 self.dtype().name()
             );
@@ -92,10 +92,10 @@ impl Tensor {
     /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
     pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
         self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
+        let d = wrap_dim("sort", dim, self.ndim())?;
         if self.ndim() == 0 {
             return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
         }
-        let d = wrap_dim("sort", dim, self.ndim())?;
         let rows = to_rows(&self.detach(), &[d])?;
         let n = rows.inner;
         let mut idx: Vec<i64> = crate::alloc_size::try_vec(rows.outer * n)?;

@@ -219,13 +219,13 @@ impl Tensor {
 
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
         let nd = self.ndim();
-        if nd == 0 {
-            return Ok(self.clone());
-        }
         let (a, b) = (
             wrap_dim("transpose", d0, nd)?,
             wrap_dim("transpose", d1, nd)?,
         );
+        if nd == 0 {
+            return Ok(self.clone());
+        }
         let mut perm: Vec<i64> = (0..nd as i64).collect();
         perm.swap(a, b);
         self.permute(&perm)
@@ -339,9 +339,18 @@ impl Tensor {
         }
         let d = wrap_dim("narrow", dim, self.ndim())?;
         let size = self.shape()[d] as i64;
+        if start < -size || start > size {
+            bail!(Index, "narrow: start out of range (expected to be in range of [{}, {size}], but got {start}) for shape {}", -size, fmt_shape(self.shape()));
+        }
         let start = if start < 0 { start + size } else { start };
-        if start < 0 || length < 0 || start + length > size {
-            bail!(Index, "narrow: start ({start}) + length ({length}) exceeds dimension size ({size}) of tensor of shape {}", fmt_shape(self.shape()));
+        if length < 0 {
+            bail!(
+                Runtime,
+                "narrow(): length must be non-negative (got {length})"
+            );
+        }
+        if start.saturating_add(length) > size {
+            bail!(Runtime, "narrow: start ({start}) + length ({length}) exceeds dimension size ({size}) of tensor of shape {}", fmt_shape(self.shape()));
         }
         self.slice(d, start, start + length, 1)
     }
@@ -490,7 +499,9 @@ impl Tensor {
     }
 
     pub fn split(&self, size: usize, dim: i64) -> Result<Vec<Tensor>> {
-        self.need_dims("split", 1)?;
+        if self.ndim() == 0 {
+            bail!(Runtime, "split expects at least a 1-dimensional tensor");
+        }
         let d = wrap_dim("split", dim, self.ndim())?;
         let n = self.shape()[d];
         if size == 0 && n != 0 {
@@ -518,7 +529,9 @@ impl Tensor {
                 "chunk expects `chunks` to be greater than 0, got: 0"
             );
         }
-        self.need_dims("chunk", 1)?;
+        if self.ndim() == 0 {
+            bail!(Runtime, "chunk expects at least a 1-dimensional tensor");
+        }
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
         self.split(n.div_ceil(chunks).max(if n == 0 { 0 } else { 1 }), d as i64)
