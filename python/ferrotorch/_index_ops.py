@@ -160,6 +160,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         raise NotImplementedError(f"pad: mode '{mode}' is not supported yet (only 'constant')")
     if len(pad) % 2 != 0 or len(pad) // 2 > input.ndim:
         raise RuntimeError(f"pad: Padding length must be divisible by 2 and at most twice the number of dims; got {len(pad)} for a {input.ndim}-D input")
+    if not any(pad):
+        return input.clone()  # nothing to fill, so the value is not checked (PyTorch)
     x = input
     new_shape = list(x.shape)
     slices: List[Any] = [slice(None)] * x.ndim
@@ -177,7 +179,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         slices[d] = slice(left, left + x.shape[d])
     for d in range(x.ndim - len(pad) // 2):
         new_shape[d] = x.shape[d]
-    out = _core.full(new_shape, 0 if value is None else value, dtype=x.dtype)
+    # The value is a float, as in PyTorch: -1 does not fit uint8 (while the int -1 would wrap).
+    out = _core.full(new_shape, 0 if value is None else float(value), dtype=x.dtype)
     out[tuple(slices)] = x
     return out
 

@@ -104,6 +104,8 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     3.0
     """
     x = _nan_zeroed(input)
+    if dim is None and keepdim:
+        dim = tuple(range(input.ndim))
     return x.sum(dim, keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
 
 
@@ -111,6 +113,8 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     """Mean over the non-NaN elements (NaN where all are NaN)."""
     if not input.dtype.is_floating_point and dtype is None:
         raise NotImplementedError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype}")
+    if dim is None and keepdim:
+        dim = tuple(range(input.ndim))
     count = (~input.isnan()).sum(dim, keepdim) if dim is not None else (~input.isnan()).sum()
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
@@ -151,6 +155,9 @@ def xlogy(input: Any, other: Any) -> Tensor:
 def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> Any:
     """The lower median: of all elements (0-d), or along ``dim`` with its index. NaN wins, as
     in PyTorch: a slice holding NaN has median NaN at the index of its first NaN."""
+    if input.dtype == _core.bool:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"median: \"{kernel}\" not implemented for 'Bool'")
     if dim is None:
         flat = input.reshape(-1)
         if flat.numel() == 0:  # PyTorch answers NaN (floats) or the dtype's lowest value

@@ -20,46 +20,35 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # A complex Python scalar with a half tensor gives complex32 (or an error for bfloat16)
         # in PyTorch; ferrotorch has no complex32 and computes in complex64.
         return "complex32"
+    if case["op"].startswith("median") and any(s.get("layout") == "expanded" for s in case["inputs"]):
+        # PyTorch's median along a dim reads a stride-0 (expanded) input wrongly: values that
+        # are not in the input (torch.ones(1, 3).expand(5, 3).median(0) is not all ones).
+        return "pytorch median of expanded input"
     return None
 
 
 # op name -> what differs (see the fuzz report for a reproducing case of each).
-_OVERFLOW = "a Python scalar is not checked against the dtype's range (PyTorch: 'value cannot be converted to type ... without overflow')"
 KNOWN: Dict[str, str] = {
-    "fill_": _OVERFLOW,
-    "masked_fill": _OVERFLOW + "; a mask of more dims than the input is refused",
-    "setitem_mask": _OVERFLOW,
-    "setitem_int": _OVERFLOW,
-    "index_fill": _OVERFLOW + "; 0-d inputs refused",
-    "F.pad": _OVERFLOW,
-    "clamp_both": _OVERFLOW,
-    "clamp_": _OVERFLOW,
-    "addcmul": _OVERFLOW,
-    "full": _OVERFLOW,
-    "eq_scalar": "ints beyond int64 accepted (PyTorch: OverflowError)",
-    "mod_scalar": "ints beyond int64 accepted (PyTorch: OverflowError)",
+    "masked_fill": "a mask of more dims than the input is refused; a complex value into a bool tensor",
+    "index_fill": "0-d inputs refused",
+    "clamp_both": "a complex bound with a real tensor: computed where PyTorch refuses",
+    "clamp_": "a complex bound with a real tensor: computed where PyTorch refuses",
     "arange": "non-finite / overflowing bounds: different error or none",
     "F.avg_pool1d": "zero kernel size: ZeroDivisionError instead of RuntimeError",
     "F.max_pool1d": "zero kernel size / bool input: error class",
-    "add_t_alpha": "a bool alpha with a non-bool result is not refused",
-    "allclose": "operands of different dtypes are not refused",
-    "isclose": "bool operands refused (PyTorch compares them); int/float tolerance edge",
     "getitem_tensor": "an index tensor into a zero-size dim: bounds checked where PyTorch has nothing to index",
     "pow_scalar": "int tensor ** complex scalar refused as a negative integer power",
     "rpow_scalar": "int/complex scalar promotion edge cases",
     "table.clamp_min": "clamp of a bool tensor is refused (PyTorch promotes)",
     "maximum_scalar_t": "clamp of bool / complex: refused differently",
-    "table.logsumexp": "0-d input with dims=() and keepdim: shape rule differs",
-    "table.nansum": "0-d input with dims=() and keepdim: shape rule differs",
+    "table.logsumexp": "dim=() without keepdim: PyTorch raises (its output shape check), ours reduces all",
     "table.norm_inf": "empty input: IndexError where PyTorch raises RuntimeError",
     "table.norm_neg_inf": "empty input: IndexError where PyTorch raises RuntimeError",
-    "table.silu": "integer input accepted (PyTorch: NotImplementedError)",
     "table.std": "variance of values near the float range overflows to inf (PyTorch scales)",
     "mean_all": "mean of values near the float range: ours finite, PyTorch inf",
-    "sub_scalar": "bool tensor - Python number not refused",
     "F.one_hot": "empty input without num_classes not refused",
     "F.cross_entropy": "0-d input: error class",
-    "F.cosine_similarity": "complex / half inputs: dtype rule differs",
+    "F.cosine_similarity": "complex / half / bool inputs: dtype rule differs",
     "F.hardswish": "subnormal inputs: inf vs 0 edge",
     "einsum_ij_jk": "uint8 operands give int64",
     "permute": "permute() with no dims accepted",
@@ -67,6 +56,8 @@ KNOWN: Dict[str, str] = {
     "table.lerp_tensor_weight": "NaN weight propagation differs",
     "div_": "in-place division of bfloat16 by float64 refused",
     "getitem_slice": "0-d slicing: error class",
-    "table.argmax": "bool input: RuntimeError where PyTorch raises NotImplementedError",
-    "table.argmin": "bool input: RuntimeError where PyTorch raises NotImplementedError",
+    # PyTorch's float32 erf is off by up to ~5e-5 relative in the negative tail (gelu(-3) is
+    # -0.00404969...; PyTorch -0.00404987, ours -0.0040497).
+    "F.gelu": "float32 tail accuracy: PyTorch's own error exceeds the tolerance",
+    "table.gelu": "float32 tail accuracy: PyTorch's own error exceeds the tolerance",
 }

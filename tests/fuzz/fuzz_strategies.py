@@ -6,6 +6,7 @@ permuted), value kinds (normal, integral, NaN/inf, extreme) and arguments, some 
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Tuple
 
 from fuzz_ops import ALL, OPS, FuzzOp
@@ -16,7 +17,9 @@ LAYOUTS = ("contiguous", "contiguous", "transposed", "sliced", "expanded", "flip
 VALUE_KINDS = ("normal", "normal", "normal", "ints", "special", "extreme")
 DIM_SIZES = st.sampled_from((1, 2, 3, 4, 5, 0, 1, 2, 3, 7))
 SEEDS = st.integers(0, 2**31 - 1)
-DRAWN = sorted(name for name in OPS if not name.startswith("selftest."))
+# FERROTORCH_FUZZ_OPS=name,name,... draws only those ops (to work on one family).
+_ONLY = {n for n in os.environ.get("FERROTORCH_FUZZ_OPS", "").split(",") if n}
+DRAWN = sorted(name for name in OPS if not name.startswith("selftest.") and (not _ONLY or name in _ONLY))
 HUGE = (2**31, 2**40, 2**62, 2**63 - 1)
 
 

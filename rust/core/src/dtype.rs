@@ -461,6 +461,16 @@ macro_rules! with_dtype {
     };
 }
 
+/// PyTorch's `can_cast`: whether an op may write a result of dtype `from` into a tensor of
+/// dtype `to`; only a step down in category is refused (complex to real, float to integer,
+/// anything to bool).
+pub fn can_cast(from: DType, to: DType) -> bool {
+    let (f, t) = (from.category(), to.category());
+    !(f == Category::Complex && t != Category::Complex
+        || f == Category::Float && t == Category::Int
+        || f != Category::Bool && t == Category::Bool)
+}
+
 /// A Python-style scalar: the value of `item()` and the right operand of `t + 2`.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Scalar {

@@ -30,6 +30,7 @@ pub mod optim;
 pub mod profiler;
 pub mod random;
 pub mod samplers;
+pub mod scalar_range;
 pub mod serialize;
 #[cfg(unix)]
 pub mod shm;

@@ -73,6 +73,8 @@ fn value_tensor(v: &Bound<'_, PyAny>, like: &Tensor) -> PyResult<Tensor> {
         return Ok(t.borrow().t.clone());
     }
     if let Some(s) = extract_scalar(v)? {
+        // A number assigned by indexing is converted as a one-element fill.
+        ferrotorch::scalar_range::check_fill("__setitem__", s, like.dtype(), 1).py()?;
         return Ok(Tensor::scalar(s, like.dtype()));
     }
     tensor_from_data(v, Some(like.dtype()))
@@ -84,6 +86,7 @@ fn scalar_or_tensor(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Tensor> {
     }
     let s =
         extract_scalar(v)?.ok_or_else(|| PyTypeError::new_err("expected a Tensor or a number"))?;
+    ferrotorch::scalar_range::check_fits("fill", s, dtype).py()?;
     Ok(Tensor::scalar(s, dtype))
 }
 
@@ -110,7 +113,13 @@ impl PyTensor {
 
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = parse_index(key)?;
-        let v = value_tensor(value, &self.t)?;
+        let v = value_tensor(value, &self.t).map_err(|e| {
+            // PyTorch reports a bad index before a value the dtype cannot hold.
+            match self.t.index(&items) {
+                Err(ie) => crate::errors::to_py(ie),
+                Ok(_) => e,
+            }
+        })?;
         self.t.index_put_(&items, &v, false).py()
     }
 

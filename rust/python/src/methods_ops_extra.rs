@@ -419,11 +419,10 @@ impl PyTensor {
             }
             v
         } else {
-            Tensor::scalar(
-                extract_scalar(value)?
-                    .ok_or_else(|| PyTypeError::new_err("fill_(): value must be a number"))?,
-                slf.t.dtype(),
-            )
+            let s = extract_scalar(value)?
+                .ok_or_else(|| PyTypeError::new_err("fill_(): value must be a number"))?;
+            ferrotorch::scalar_range::check_fill("fill_", s, slf.t.dtype(), slf.t.numel()).py()?;
+            Tensor::scalar(s, slf.t.dtype())
         };
         let shape = slf.t.shape().to_vec();
         slf.t
@@ -449,6 +448,7 @@ impl PyTensor {
         let s = src.t.clone();
         let shape = slf.t.shape().to_vec();
         let dt = slf.t.dtype();
+        slf.t.check_no_internal_overlap("copy_").py()?;
         slf.t
             .apply_inplace("copy_", &[&s], |_| s.to_dtype(dt)?.broadcast_to(&shape))
             .py()?;

@@ -155,14 +155,49 @@ pub fn operand_tensor(a: &Tensor, other: &Bound<'_, PyAny>, op: &str) -> PyResul
     }
 }
 
-fn apply_alpha(b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
-    match alpha {
-        None => Ok(b),
-        Some(a) => match extract_scalar(a)? {
-            Some(Scalar::Int(1)) => Ok(b),
-            Some(s) => b.mul_scalar(s).py(),
-            None => Err(PyTypeError::new_err("alpha must be a number")),
-        },
+/// `operand_tensor` for an op that computes integers in float (`div`, `true_divide`): an int
+/// scalar keeps its value instead of taking the tensor's integer dtype (`uint8.div(-1)` is -1).
+fn float_op_operand(a: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<Tensor> {
+    if op.int_to_float() && !a.dtype().is_float() && !a.dtype().is_complex() {
+        if let Some(Operand::S(s @ Scalar::Int(_))) = extract_operand(other)? {
+            return Ok(Tensor::scalar(s, DType::I64));
+        }
+    }
+    operand_tensor(a, other, op.name())
+}
+
+fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let Some(alpha) = alpha else { return Ok(b) };
+    let s = extract_scalar(alpha)?.ok_or_else(|| PyTypeError::new_err("alpha must be a number"))?;
+    // PyTorch refuses an alpha of a higher category than the result.
+    let zero_dim = |t: &Tensor| {
+        if t.ndim() == 0 {
+            ferrotorch::dtype::Operand::ZeroDim(t.dtype())
+        } else {
+            ferrotorch::dtype::Operand::Dim(t.dtype())
+        }
+    };
+    let rt = ferrotorch::dtype::result_type(&[zero_dim(a), zero_dim(&b)], default_dtype());
+    let refusal = match s {
+        Scalar::Bool(_) if rt != DType::Bool => {
+            Some("Boolean alpha only supported for Boolean results.")
+        }
+        Scalar::Float(_) if !rt.is_float() && !rt.is_complex() => {
+            Some("For integral input tensors, argument alpha must not be a floating point number.")
+        }
+        Scalar::Complex(..) if !rt.is_complex() => {
+            Some("For non-complex input tensors, argument alpha must not be a complex number.")
+        }
+        _ => None,
+    };
+    if let Some(msg) = refusal {
+        return Err(PyRuntimeError::new_err(msg));
+    }
+    match s {
+        Scalar::Int(1) | Scalar::Bool(true) => Ok(b),
+        // Scaled in the result dtype, so alpha does not promote `b` past it.
+        s if b.dtype() != rt => b.to_dtype(rt).and_then(|b| b.mul_scalar(s)).py(),
+        s => b.mul_scalar(s).py(),
     }
 }
 
@@ -211,8 +246,17 @@ macro_rules! binary_methods {
     };
 }
 
+#[pymethods]
+impl PyTensor {
+    fn true_divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = float_op_operand(&self.t, other, BinaryOp::Div)?;
+        Ok(PyTensor::new(
+            maybe_detach(py, self.t.numel(), || self.t.binary(BinaryOp::Div, &b)).py()?,
+        ))
+    }
+}
+
 binary_methods! {
-    true_divide => BinaryOp::Div;
     floor_divide => BinaryOp::FloorDiv;
     remainder => BinaryOp::Rem;
     maximum => BinaryOp::Maximum;
@@ -427,7 +471,7 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
+        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "add")?, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::add", &[&self.t, &b], || self.t.add(&b))
         });
@@ -440,7 +484,7 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
+        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "sub")?, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::sub", &[&self.t, &b], || self.t.sub(&b))
         });
@@ -473,7 +517,6 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         rounding_mode: Option<&str>,
     ) -> PyResult<PyTensor> {
-        let b = operand_tensor(&self.t, other, "div")?;
         let op = match rounding_mode {
             None => BinaryOp::Div,
             Some("floor") => BinaryOp::FloorDiv,
@@ -484,6 +527,7 @@ impl PyTensor {
             )))
             }
         };
+        let b = float_op_operand(&self.t, other, op)?;
         let r = profiler::run("aten::div", &[&self.t, &b], || match op {
             BinaryOp::Div => py.detach(|| self.t.div(&b)),
             _ => self.t.binary(op, &b),
@@ -519,7 +563,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(operand_tensor(&slf.t, other, "add_")?, alpha)?;
+        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "add_")?, alpha)?;
         slf.t.add_(&b).py()?;
         Ok(slf)
     }
@@ -529,7 +573,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(operand_tensor(&slf.t, other, "sub_")?, alpha)?;
+        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "sub_")?, alpha)?;
         slf.t.binary_(BinaryOp::Sub, &b).py()?;
         Ok(slf)
     }
@@ -699,9 +743,22 @@ impl PyTensor {
     fn __float__(&self) -> PyResult<f64> {
         real_item(&self.t)
     }
-    fn __int__(&self) -> PyResult<i64> {
-        real_item(&self.t)?;
-        Ok(self.t.item().py()?.to_i64())
+    fn __int__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let v = real_item(&self.t)?;
+        if self.t.dtype().is_float() || self.t.dtype().is_complex() {
+            // Python's int(float): NaN is a ValueError, inf an OverflowError, big values exact.
+            return Ok(pyo3::types::PyFloat::new(py, v)
+                .call_method0("__int__")?
+                .unbind());
+        }
+        Ok(self
+            .t
+            .item()
+            .py()?
+            .to_i64()
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
     }
     fn __index__(&self) -> PyResult<i64> {
         if self.t.dtype().is_float() || self.t.numel() != 1 {

@@ -248,8 +248,9 @@ impl Tensor {
         let idx = index_values("index_select", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
+        // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
         for &i in &idx {
-            if i < -size || i >= size {
+            if i < 0 || i >= size {
                 bail!(
                     Index,
                     "index_select(): index {i} is out of range for dimension {d} with size {size}"
@@ -304,7 +305,7 @@ impl Tensor {
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
-        if idx.iter().any(|&i| i < -size || i >= size) {
+        if idx.iter().any(|&i| i < 0 || i >= size) {
             bail!(
                 Index,
                 "index_add(): index out of range for dimension {d} with size {size}"

@@ -62,6 +62,7 @@ impl Tensor {
             DType::F32
         };
         let x = self.to_dtype(dt)?;
+        let (min, max) = crate::scalar_range::clamp_bounds(dt, min, max)?;
         let lo = min.map(|s| Tensor::scalar(s, dt));
         let hi = max.map(|s| Tensor::scalar(s, dt));
         let xd = x.detach();
@@ -125,9 +126,11 @@ impl Tensor {
         self.float_test("isfinite", f64::is_finite)
     }
     pub fn isposinf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isposinf")?;
         self.float_test("isposinf", |x| x == f64::INFINITY)
     }
     pub fn isneginf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isneginf")?;
         self.float_test("isneginf", |x| x == f64::NEG_INFINITY)
     }
 
@@ -177,8 +180,23 @@ impl Tensor {
         linear.where_(self, &soft)
     }
 
-    /// `leaky_relu(negative_slope)`.
+    /// A signed infinity has no meaning for a complex number (PyTorch: TypeError).
+    fn refuse_complex_inf_test(&self, op: &str) -> Result<()> {
+        if self.dtype().is_complex() {
+            bail!(Type, "{op} does not support complex inputs.");
+        }
+        Ok(())
+    }
+
+    /// `leaky_relu(negative_slope)`; floating point only, as in PyTorch.
     pub fn leaky_relu(&self, slope: f64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                NotImplemented,
+                "\"leaky_relu_cpu\" not implemented for '{}'",
+                self.dtype().scalar_type_name()
+            );
+        }
         let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
         pos.where_(self, &self.mul_scalar(f(slope))?)
     }

@@ -419,16 +419,15 @@ impl Tensor {
         let name = if is_max { "argmax" } else { "argmin" };
         self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         if self.dtype() == DType::Bool {
-            let name = if is_max { "argmax" } else { "argmin" };
-            bail!(Runtime, "{name}(): does not support bool input");
+            bail!(NotImplemented, "{name}(): does not support bool input");
         }
         match dim {
             Some(d) => Ok(self.max_dim(d, keepdim, is_max)?.1),
             None => {
                 if self.numel() == 0 {
                     bail!(
-                        Runtime,
-                        "argmax(): Expected reduction dim to be specified for input.numel() == 0."
+                        Index,
+                        "{name}(): Expected reduction dim to be specified for input.numel() == 0."
                     );
                 }
                 let flat = self.detach().reshape(&[-1])?;

@@ -140,7 +140,7 @@ impl Tensor {
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
         self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
         if self.dtype() == DType::Bool {
-            bail!(Runtime, "topk does not support bool dtypes on CPU");
+            bail!(NotImplemented, "topk does not support bool dtypes on CPU");
         }
         let d = wrap_dim("topk", dim, self.ndim())?;
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };

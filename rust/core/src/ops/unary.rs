@@ -313,7 +313,7 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
             _ => {}
         }
     }
-    if !dt.is_float() && matches!(op, Frac | Gelu | GeluTanh) {
+    if !dt.is_float() && matches!(op, Frac | Gelu | GeluTanh | Silu) {
         bail!(
             NotImplemented,
             "{}: \"{}_cpu\" not implemented for '{}' (expected a floating point input)",

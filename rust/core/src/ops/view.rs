@@ -164,6 +164,9 @@ impl Tensor {
 
     pub fn flatten(&self, start: i64, end: i64) -> Result<Tensor> {
         if self.ndim() == 0 {
+            // The dims are still checked: a 0-d tensor acts as one dim here (PyTorch).
+            wrap_dim("flatten", start, 0)?;
+            wrap_dim("flatten", end, 0)?;
             return self.reshape(&[1]);
         }
         let (s, e) = (
@@ -457,6 +460,12 @@ impl Tensor {
 
     /// `unflatten(dim, sizes)`.
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            bail!(
+                Runtime,
+                "unflatten: Dimension specified as {dim} but tensor has no dimensions"
+            );
+        }
         let d = wrap_dim("unflatten", dim, self.ndim())?;
         let inner = infer_shape("unflatten", sizes, self.shape()[d])?;
         let mut shape: Vec<i64> = self.shape()[..d].iter().map(|&x| x as i64).collect();
