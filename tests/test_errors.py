@@ -154,6 +154,15 @@ SAME_CLASS_AS_TORCH = {
     "add_bool_alpha_float_result": lambda L: L.add(L.ones(2), L.ones(2), alpha=True),
     "add_float_alpha_int_result": lambda L: L.add(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int64), alpha=2.5),
     "silu_int": lambda L: L.nn.functional.silu(L.ones(2, dtype=L.int64)),
+    "softmax_dim_checked_before_dtype": lambda L: L.nn.functional.softmax(L.tensor(1), 1),
+    "unflatten_0d_dim_1": lambda L: L.tensor(3).unflatten(1, [1]),
+    "std_int": lambda L: L.ones(2, dtype=L.int32).std(),
+    "add_alpha_beyond_half": lambda L: L.add(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16), alpha=2**63 - 1),
+    "addcmul_bool": lambda L: L.addcmul(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
+    "elu_bool": lambda L: L.nn.functional.elu(L.ones(2, dtype=L.bool)),
+    "unflatten_empty_sizes": lambda L: L.ones(2, 3).unflatten(1, []),
+    "nansum_complex": lambda L: L.nansum(L.ones(2, dtype=L.complex64)),
+    "setitem_int_beyond_int64": lambda L: L.zeros(2, dtype=L.int16).__setitem__(L.tensor([True, False]), 2**64),
     "addcmul_value_beyond_uint8": lambda L: L.addcmul(L.ones(2, dtype=L.uint8), L.ones(2, dtype=L.uint8), L.ones(2, dtype=L.uint8), value=300),
 }
 

@@ -204,6 +204,18 @@ EDGE_CASES = {
     "addcmul_int_value_truncates": lambda L: L.addcmul(L.tensor([1]), L.tensor([2]), L.tensor([3]), value=2.7),
     "addcmul_promotes_before_multiplying": lambda L: L.addcmul(L.tensor([1]), L.tensor([20], dtype=L.uint8), L.tensor([30], dtype=L.uint8)),
     "addcmul_0d_uint8": lambda L: L.addcmul(L.tensor(1, dtype=L.uint8), L.tensor(2), L.tensor(3), value=70000.0),
+    "diff_bool": lambda L: L.diff(L.tensor([True, False, False, True])),
+    "softmax_method_empty_bool": lambda L: L.ones(4, 0, dtype=L.bool).softmax(0),
+    "where_0d_float64_with_half": lambda L: L.where(L.tensor([True, False]), L.tensor(2.5, dtype=L.float64), L.ones(2, dtype=L.float16)),
+    "lerp_infinite_ends": lambda L: L.lerp(L.tensor([1.0, float("inf"), -2.0, 0.0]), L.tensor([float("inf"), 1.0, 3.0, float("nan")]), -1.0),
+    "lerp_weight_one_is_end": lambda L: L.lerp(L.tensor([float("inf"), 1.0]), L.tensor([2.0, float("-inf")]), L.tensor([1.0, 0.75])),
+    "fill_bool_complex_value": lambda L: L.zeros(3, dtype=L.bool).fill_(-2j),
+    "scatter_add_empty_index_no_shape_check": lambda L: L.zeros(2, 3).scatter_add(1, L.zeros(0, 7, dtype=L.int64), L.ones(1, 1)),
+    "log_softmax_empty_int": lambda L: L.nn.functional.log_softmax(L.ones(0, 7, dtype=L.int64), 1),
+    "softmax_empty_bool": lambda L: L.nn.functional.softmax(L.ones(2, 0, dtype=L.bool), 1),
+    "std_near_float32_range": lambda L: L.tensor([3e38, -3e38, 1e38]).std(),
+    "var_dim_near_float32_range": lambda L: L.tensor([[3e38, -3e38], [1.0, 2.0]]).var(1),
+    "std_bfloat16_large": lambda L: L.tensor([3e38, -3e38], dtype=L.bfloat16).std(),
 }
 
 

@@ -18,7 +18,9 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Optional[Tensor] = N
         x = _core.cat([t for t in (prepend, x, append) if t is not None], dim)
     for _ in range(n):
         size = max(x.shape[dim] - 1, 0)  # a zero-size dim stays empty
-        x = x.narrow(dim, min(1, x.shape[dim]), size) - x.narrow(dim, 0, size)
+        hi, lo = x.narrow(dim, min(1, x.shape[dim]), size), x.narrow(dim, 0, size)
+        # Bools differ where they are unequal (PyTorch uses logical_xor; `-` refuses bools).
+        x = hi != lo if x.dtype == _core.bool else hi - lo
     return x
 
 

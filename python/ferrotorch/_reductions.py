@@ -103,6 +103,8 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     >>> nansum(tensor([1.0, float("nan"), 2.0])).item()
     3.0
     """
+    if input.is_complex():
+        raise NotImplementedError("nansum on CPU does not support complex inputs")
     x = _nan_zeroed(input)
     if dim is None and keepdim:
         dim = tuple(range(input.ndim))

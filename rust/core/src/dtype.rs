@@ -517,6 +517,10 @@ impl Scalar {
     /// The value as an element of type `T` (ints keep full precision).
     pub fn to_elem<T: Element>(self) -> T {
         match self {
+            // A complex number is true when either part is nonzero.
+            Scalar::Complex(re, im) if T::DTYPE == DType::Bool => {
+                T::from_i64((re != 0.0 || im != 0.0) as i64)
+            }
             Scalar::Float(f) => T::from_f64(f),
             _ if T::DTYPE.is_float() => T::from_f64(self.to_f64()),
             _ => T::from_i64(self.to_i64()),

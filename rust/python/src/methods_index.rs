@@ -72,7 +72,15 @@ fn value_tensor(v: &Bound<'_, PyAny>, like: &Tensor) -> PyResult<Tensor> {
     if let Ok(t) = v.cast::<PyTensor>() {
         return Ok(t.borrow().t.clone());
     }
-    if let Some(s) = extract_scalar(v)? {
+    // An int beyond 64 bits assigned by indexing: PyTorch's ValueError from unpacking it.
+    let scalar = extract_scalar(v).map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) {
+            pyo3::exceptions::PyValueError::new_err("Overflow when unpacking long long")
+        } else {
+            e
+        }
+    })?;
+    if let Some(s) = scalar {
         // A number assigned by indexing is converted as a one-element fill.
         ferrotorch::scalar_range::check_fill("__setitem__", s, like.dtype(), 1).py()?;
         return Ok(Tensor::scalar(s, like.dtype()));

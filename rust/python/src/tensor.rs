@@ -193,6 +193,7 @@ fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyRes
     if let Some(msg) = refusal {
         return Err(PyRuntimeError::new_err(msg));
     }
+    ferrotorch::scalar_range::check_fits("add", s, rt).py()?;
     match s {
         Scalar::Int(1) | Scalar::Bool(true) => Ok(b),
         // Scaled in the result dtype, so alpha does not promote `b` past it.

@@ -97,9 +97,15 @@ impl Tensor {
         ))
     }
 
-    /// `lerp(end, weight)`: self + weight * (end - self).
+    /// `lerp(end, weight)` in PyTorch's two-sided form: self + w (end - self) for |w| < 0.5,
+    /// end - (end - self)(1 - w) otherwise, so w = 1 gives `end` exactly (infinities too).
     pub fn lerp(&self, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
-        self.add(&weight.mul(&end.sub(self)?)?)
+        let diff = end.sub(self)?;
+        let low = self.add(&weight.mul(&diff)?)?;
+        let one_minus_w = weight.neg()?.add_scalar(f(1.0))?;
+        let high = end.sub(&diff.mul(&one_minus_w)?)?;
+        let small = weight.abs()?.binary_scalar(BinaryOp::Lt, f(0.5))?;
+        small.where_(&low, &high)
     }
 
     fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
@@ -203,6 +209,9 @@ impl Tensor {
 
     /// `elu(alpha)`: x for x > 0, alpha * (exp(x) - 1) otherwise.
     pub fn elu(&self, alpha: f64) -> Result<Tensor> {
+        if self.dtype() == DType::Bool {
+            bail!(NotImplemented, "\"elu_cpu\" not implemented for 'Bool'");
+        }
         let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
         let neg = self
             .unary(crate::ops::UnaryOp::Expm1)?

@@ -11,6 +11,13 @@ impl Tensor {
         if self.dtype().is_complex() {
             return self.complex_var(dims, correction, keepdim);
         }
+        self.var_in_f64(dims, correction, keepdim)?
+            .to_dtype(self.dtype())
+    }
+
+    /// The variance computed in float64, as PyTorch accumulates it on the CPU: squares of
+    /// values near the float32 range do not overflow (the std of [3e38, -3e38] is finite).
+    fn var_in_f64(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_float() {
             bail!(
                 NotImplemented,
@@ -20,15 +27,21 @@ impl Tensor {
         }
         let rd = reduce_dims("var", dims, self.ndim())?;
         let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
-        let mu = self.mean_dims(dims, true)?;
-        let d = self.sub(&mu)?;
+        let x = self.to_dtype(DType::F64)?;
+        let mu = x.mean_dims(dims, true)?;
+        let d = x.sub(&mu)?;
         let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;
         ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
         // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero.
-        self.var_dims(dims, correction, keepdim)?.sqrt_safe()
+        if self.dtype().is_complex() {
+            return self.var_dims(dims, correction, keepdim)?.sqrt_safe();
+        }
+        self.var_in_f64(dims, correction, keepdim)?
+            .sqrt_safe()?
+            .to_dtype(self.dtype())
     }
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.

@@ -461,12 +461,17 @@ impl Tensor {
     /// `unflatten(dim, sizes)`.
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
         if self.ndim() == 0 {
+            // An out-of-range dim is an IndexError first; any other dim has nothing to split.
+            wrap_dim("unflatten", dim, 0)?;
             bail!(
                 Runtime,
                 "unflatten: Dimension specified as {dim} but tensor has no dimensions"
             );
         }
         let d = wrap_dim("unflatten", dim, self.ndim())?;
+        if sizes.is_empty() {
+            bail!(Runtime, "unflatten: sizes must be non-empty");
+        }
         let inner = infer_shape("unflatten", sizes, self.shape()[d])?;
         let mut shape: Vec<i64> = self.shape()[..d].iter().map(|&x| x as i64).collect();
         shape.extend(inner.iter().map(|&x| x as i64));
