@@ -244,7 +244,7 @@ def movedim(input: Tensor, source: Union[int, Sequence[int]], destination: Union
         order[d] = s
     rest = iter([i for i in range(n) if i not in src])
     perm = [o if o is not None else next(rest) for o in order]
-    return input.permute(*perm)
+    return input.permute(tuple(perm))
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
@@ -278,6 +278,10 @@ def einsum(equation: str, *operands: Any) -> Tensor:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
+    if any(op.dtype != operands[0].dtype for op in operands):
+        # PyTorch contracts with bmm, which takes one dtype.
+        other = next(op.dtype for op in operands if op.dtype != operands[0].dtype)
+        raise RuntimeError(f"einsum(): expected scalar type {operands[0].dtype} but found {other}")
     sizes: dict = {}
     prepared = []
     for t, op in zip(terms, operands):
@@ -300,14 +304,15 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     result = None
     for t, op in prepared:
         perm = [t.index(c) for c in letters if c in t]
-        x = op.permute(*perm) if perm else op
+        x = op.permute(tuple(perm)) if perm else op
         shape = [sizes[c] if c in t else 1 for c in letters]
         x = x.reshape(shape)
         result = x if result is None else result * x
     assert result is not None
     n_out = len(out)
     if len(letters) > n_out:
-        result = result.sum(tuple(range(n_out, len(letters))))
+        # The contraction keeps the operands' dtype (a sum alone would widen integers).
+        result = result.sum(tuple(range(n_out, len(letters))), dtype=result.dtype)
     return result.reshape([sizes[c] for c in out]) if n_out else result.reshape(())
 
 

@@ -341,6 +341,14 @@ impl PyTensor {
             d
         ];
         items.push(TensorIndex::Tensor(index.t.clone()));
+        if self.t.ndim() == 0 {
+            // A 0-d input fills as a one-element vector (PyTorch), and stays 0-d.
+            let out = self
+                .t
+                .reshape(&[1])
+                .and_then(|x| x.index_put(&items, &v, false));
+            return Ok(PyTensor::new(out.and_then(|o| o.reshape(&[])).py()?));
+        }
         Ok(PyTensor::new(self.t.index_put(&items, &v, false).py()?))
     }
     #[pyo3(signature = (as_tuple=false))]

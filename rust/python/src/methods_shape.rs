@@ -54,6 +54,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (*dims))]
     fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        if dims.is_empty() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "permute() missing 1 required positional arguments: \"dims\"",
+            ));
+        }
         Ok(PyTensor::new(self.t.permute(&sizes_from_args(dims)?).py()?))
     }
     fn transpose(&self, dim0: i64, dim1: i64) -> PyResult<PyTensor> {
@@ -96,6 +101,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (*sizes))]
     fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        if sizes.is_empty() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "expand() missing 1 required positional arguments: \"size\"",
+            ));
+        }
         Ok(PyTensor::new(self.t.expand(&sizes_from_args(sizes)?).py()?))
     }
     fn expand_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {

@@ -57,8 +57,22 @@ impl Tensor {
                 self.dtype().name()
             );
         }
-        reduce_dims("norm", dims, self.ndim())?;
+        let rd = reduce_dims("norm", dims, self.ndim())?;
+        if p.is_infinite() && rd.iter().any(|&d| self.shape()[d] == 0) {
+            // max / min of nothing has no identity (PyTorch: RuntimeError, not IndexError).
+            bail!(
+                Runtime,
+                "linalg.vector_norm cannot compute the {} norm on an empty tensor because the operation does not have an identity (shape {:?})",
+                if p > 0.0 { "inf" } else { "-inf" },
+                self.shape()
+            );
+        }
         let a = self.unary(UnaryOp::Abs)?;
+        if p != 0.0 && rd.iter().map(|&d| self.shape()[d]).product::<usize>() == 1 {
+            // The norm of one element is its magnitude, computed without a power that could
+            // overflow (PyTorch: the norm of [3e38] is 3e38, of [3e38, 0] inf).
+            return a.sum_dims(dims, keepdim);
+        }
         if p == f64::INFINITY {
             return a.amax_dims(dims, keepdim, true);
         }

@@ -340,6 +340,13 @@ impl Tensor {
         if self.ndim() == 0 {
             bail!(Runtime, "narrow() cannot be applied to a 0-dim tensor.");
         }
+        if length < 0 {
+            // Checked before the dim, as PyTorch does.
+            bail!(
+                Runtime,
+                "narrow(): length must be non-negative (got {length})"
+            );
+        }
         let d = wrap_dim("narrow", dim, self.ndim())?;
         let size = self.shape()[d] as i64;
         if start < -size || start > size {
