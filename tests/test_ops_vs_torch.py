@@ -210,6 +210,7 @@ EDGE_CASES = {
     "div_inplace_bfloat16_by_float64": lambda L: L.ones(2, dtype=L.bfloat16).div_(L.full((2,), 3.0, dtype=L.float64)),
     "norm_one_element_near_range": lambda L: L.tensor([[3e38], [-1e-30]]).norm(dim=1),
     "normalize_one_element_near_range": lambda L: L.nn.functional.normalize(L.tensor([[3e38, -2e38]]), dim=-2),
+    "add_inplace_expanded_empty": lambda L: L.zeros(0, 1).expand(0, 2).add_(L.ones(1, 2)),
     "diff_bool": lambda L: L.diff(L.tensor([True, False, False, True])),
     "softmax_method_empty_bool": lambda L: L.ones(4, 0, dtype=L.bool).softmax(0),
     "where_0d_float64_with_half": lambda L: L.where(L.tensor([True, False]), L.tensor(2.5, dtype=L.float64), L.ones(2, dtype=L.float16)),

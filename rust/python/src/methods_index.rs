@@ -42,7 +42,15 @@ fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
         });
     }
     if let Ok(t) = ob.cast::<PyTensor>() {
-        return Ok(TensorIndex::Tensor(t.borrow().t.clone()));
+        let t = t.borrow().t.clone();
+        if !matches!(t.dtype(), DType::I64 | DType::I32 | DType::U8 | DType::Bool) {
+            // Reading and writing alike (a float mask must not select silently).
+            return Err(PyIndexError::new_err(format!(
+                "tensors used as indices must be long, int, byte or bool tensors (got {})",
+                t.dtype().name()
+            )));
+        }
+        return Ok(TensorIndex::Tensor(t));
     }
     if ob.is_instance_of::<PyList>() || ob.hasattr("__array__")? {
         let t = tensor_from_data(ob, None)?;

@@ -42,6 +42,7 @@ impl Tensor {
             .iter()
             .zip(self.strides())
             .any(|(&n, &s)| n > 1 && s == 0)
+            && self.numel() > 0
         {
             return Err(Error::runtime(format!(
                 "{op}: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."

@@ -209,8 +209,12 @@ impl Tensor {
 
     /// `elu(alpha)`: x for x > 0, alpha * (exp(x) - 1) otherwise.
     pub fn elu(&self, alpha: f64) -> Result<Tensor> {
-        if self.dtype() == DType::Bool {
-            bail!(NotImplemented, "\"elu_cpu\" not implemented for 'Bool'");
+        if !self.dtype().is_float() {
+            bail!(
+                NotImplemented,
+                "\"elu_cpu\" not implemented for '{}'",
+                self.dtype().scalar_type_name()
+            );
         }
         let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
         let neg = self
