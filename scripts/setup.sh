@@ -9,7 +9,7 @@ fi
 python -m pip install -q --upgrade pip >/dev/null
 # torch is the oracle the module, optimizer and op tables compare against (CPU runs);
 # nvidia-cuda-nvrtc-cu12 lets the tests compile every CUDA kernel without a GPU.
-python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff mypy safetensors scikit-learn tqdm matplotlib torch \
+python -m pip install -q "maturin>=1.5,<2" pytest numpy ruff mypy safetensors scikit-learn tqdm matplotlib torch hypothesis \
   mkdocs-material "mkdocstrings[python]" \
   nvidia-cuda-nvrtc-cu12
 # Open MPI from Debian's packages and mpi4py: the engine behind ferrotorch.distributed (CPU tensors).

@@ -19,7 +19,7 @@ CASES = [
     (lambda: torch.ones(2, 3).transpose(0, 5), IndexError, r"transpose: Dimension out of range"),
     (lambda: torch.ones(2, 3).permute(0, 0), RuntimeError, r"permute\(\): duplicate dims"),
     (lambda: torch.ones(2, 3).select(0, 2), IndexError, r"select\(\): index 2 out of range for tensor of size \[2, 3\] at dimension 0"),
-    (lambda: torch.ones(2, 3).narrow(1, 2, 5), IndexError, r"narrow: start \(2\) \+ length \(5\) exceeds dimension size \(3\)"),
+    (lambda: torch.ones(2, 3).narrow(1, 2, 5), RuntimeError, r"narrow: start \(2\) \+ length \(5\) exceeds dimension size \(3\)"),
     (lambda: torch.ones(2, 3).expand(4, 3, 2), RuntimeError, r"expand: The expanded size of the tensor"),
     (lambda: torch.ones(2, 3, 4).t(), RuntimeError, r"t\(\) expects a tensor with <= 2 dimensions, but self is 3D"),
     (lambda: torch.ones(2).item(), RuntimeError, r"a Tensor with 2 elements cannot be converted to Scalar"),
@@ -71,6 +71,123 @@ def test_huge_shapes_are_errors_not_crashes():
 def test_zero_dim_tensors_reject_split_ops_and_flip_works():
     t = torch.tensor(2.0)
     assert t.flip(0).item() == 2.0
-    for f in (lambda: t.unbind(0), lambda: t.split(1), lambda: t.chunk(2), lambda: t.size(0)):
+    for f in (lambda: t.unbind(0), lambda: t.size(0)):
         with pytest.raises(IndexError, match="tensor has no dimensions"):
             f()
+    for f in (lambda: t.split(1), lambda: t.chunk(2)):
+        with pytest.raises(RuntimeError, match="expects at least a 1-dimensional tensor"):
+            f()
+
+
+# Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
+# base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
+SAME_CLASS_AS_TORCH = {
+    "neg_bool": lambda L: -L.tensor([True]),
+    "sub_bool_before_shape_check": lambda L: L.ones(2, dtype=L.bool) - L.ones(3, dtype=L.bool),
+    "bitwise_and_float": lambda L: L.bitwise_and(L.ones(2), L.ones(2)),
+    "invert_float_operator": lambda L: ~L.ones(2, dtype=L.bfloat16),
+    "bitwise_not_float": lambda L: L.bitwise_not(L.ones(2)),
+    "lerp_int": lambda L: L.lerp(L.ones(2, dtype=L.int32), L.ones(2, dtype=L.int32), 0.5),
+    "round_decimals_int": lambda L: L.round(L.ones(2, dtype=L.int64), decimals=2),
+    "mean_int": lambda L: L.ones(2, dtype=L.int64).mean(),
+    "nanmean_int": lambda L: L.ones(2, dtype=L.int16).nanmean(),
+    "var_int": lambda L: L.ones(2, dtype=L.int32).var(),
+    "norm_uint8": lambda L: L.ones(2, dtype=L.uint8).norm(3),
+    "log_softmax_int": lambda L: L.ones(2, dtype=L.int16).log_softmax(0),
+    "layer_norm_int": lambda L: L.nn.functional.layer_norm(L.ones(2, dtype=L.int64), (2,)),
+    "float_of_many": lambda L: float(L.ones(3)),
+    "int_of_many": lambda L: int(L.ones(3)),
+    "chunk_0d": lambda L: L.tensor(1).chunk(1),
+    "chunk_negative": lambda L: L.ones(3).chunk(-1),
+    "split_negative": lambda L: L.ones(3).split(-1),
+    "topk_negative_k": lambda L: L.ones(3).topk(-1),
+    "narrow_start_out_of_range": lambda L: L.ones(3).narrow(0, -5, 1),
+    "narrow_negative_length": lambda L: L.ones(3).narrow(0, 1, -1),
+    "amax_empty_no_dim": lambda L: L.zeros(0).amax(),
+    "sort_0d_dim_1": lambda L: L.sort(L.tensor(2), dim=1),
+    "swapaxes_0d_dim_1": lambda L: L.swapaxes(L.tensor(2), 0, 1),
+    "movedim_0d_dim_1": lambda L: L.movedim(L.tensor(2.0), 0, 1),
+    "diff_0d": lambda L: L.diff(L.tensor(2.0)),
+    "median_0d_dim_1": lambda L: L.median(L.tensor(3), 1),
+    "median_empty_dim": lambda L: L.median(L.zeros(2, 0), 1),
+    # Python ints beyond uint64 do not convert.
+    "add_int_beyond_uint64": lambda L: L.ones(2, dtype=L.uint8) + 2**64,
+    "rsub_int_beyond_uint64": lambda L: 2**64 - L.ones(2, dtype=L.float16),
+    "lt_int_below_int64": lambda L: L.ones(2) < -(2**63) - 1,
+    "int_of_nan": lambda L: int(L.tensor(float("nan"), dtype=L.float16)),
+    "int_of_inf": lambda L: int(L.tensor(float("inf"))),
+    "flatten_0d_start_1": lambda L: L.tensor(3).flatten(1, 0),
+    "unflatten_0d": lambda L: L.tensor(3).unflatten(0, [-1]),
+    # Values a dtype cannot hold are refused by fills, pads and clamps (arithmetic wraps).
+    "fill_uint8_256": lambda L: L.zeros(2, dtype=L.uint8).fill_(256),
+    "fill_uint8_negative_float": lambda L: L.zeros(2, dtype=L.uint8).fill_(-0.5),
+    "fill_int64_nan": lambda L: L.zeros(2, dtype=L.int64).fill_(float("nan")),
+    "fill_half_beyond_range": lambda L: L.zeros(2, dtype=L.float16).fill_(1e5),
+    "fill_float_complex": lambda L: L.zeros(2).fill_(1 + 1j),
+    "full_uint8_256": lambda L: L.full((2,), 256, dtype=L.uint8),
+    "full_like_int64_inf": lambda L: L.full_like(L.zeros(2, dtype=L.int64), -float("inf")),
+    "masked_fill_int8_128": lambda L: L.zeros(2, dtype=L.int8).masked_fill(L.tensor(True), 128),
+    "index_fill_uint8_256": lambda L: L.zeros(2, dtype=L.uint8).index_fill(0, L.tensor([0]), 256),
+    "setitem_uint8_256": lambda L: L.zeros(2, dtype=L.uint8).__setitem__(0, 256),
+    "pad_uint8_negative": lambda L: L.nn.functional.pad(L.zeros(2, dtype=L.uint8), (1, 1), value=-1),
+    "clamp_uint8_min_above_range": lambda L: L.zeros(2, dtype=L.uint8).clamp(300),
+    "clamp_int8_max_below_range": lambda L: L.zeros(2, dtype=L.int8).clamp(max=-129),
+    "clamp_float_beyond_range": lambda L: L.zeros(2).clamp(max=1e39),
+    # In place: the result must be castable to the tensor's dtype, and every element its own.
+    "add_inplace_int_by_float": lambda L: L.ones(2, dtype=L.int64).add_(L.ones(2)),
+    "mul_inplace_bool_by_int": lambda L: L.ones(2, dtype=L.bool).mul_(L.ones(2, dtype=L.int64)),
+    "add_inplace_expanded": lambda L: L.zeros(3, 1).expand(3, 3).add_(L.ones(3, 3)),
+    "copy_into_expanded": lambda L: L.zeros(3, 1).expand(3, 3).copy_(L.ones(3, 3)),
+    "allclose_mixed_dtypes": lambda L: L.allclose(L.ones(2), L.ones(2, dtype=L.float64)),
+    "setitem_index_checked_before_value": lambda L: L.zeros(0, dtype=L.uint8).__setitem__(-1, -1.5),
+    "argmax_bool": lambda L: L.ones(2, dtype=L.bool).argmax(),
+    "argmin_empty_no_dim": lambda L: L.zeros(0, 1).argmin(),
+    "isposinf_complex": lambda L: L.isposinf(L.ones(2, dtype=L.complex64)),
+    "topk_bool": lambda L: L.ones(3, dtype=L.bool).topk(1),
+    "trace_bool_before_shape": lambda L: L.ones(1, 2, 7, dtype=L.bool).trace(),
+    "median_bool": lambda L: L.ones(2, dtype=L.bool).median(),
+    "median_dim_bool": lambda L: L.ones(2, 2, dtype=L.bool).median(0),
+    "index_select_negative_index": lambda L: L.arange(5).index_select(0, L.tensor([-1])),
+    "index_add_negative_index": lambda L: L.arange(5).index_add(0, L.tensor([-1]), L.ones(1, dtype=L.int64)),
+    "sub_bool_scalar": lambda L: L.ones(2, dtype=L.int64) - False,
+    "rsub_bool_scalar": lambda L: True - L.ones(2),
+    "add_bool_alpha_float_result": lambda L: L.add(L.ones(2), L.ones(2), alpha=True),
+    "add_float_alpha_int_result": lambda L: L.add(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int64), alpha=2.5),
+    "silu_int": lambda L: L.nn.functional.silu(L.ones(2, dtype=L.int64)),
+    "softmax_dim_checked_before_dtype": lambda L: L.nn.functional.softmax(L.tensor(1), 1),
+    "unflatten_0d_dim_1": lambda L: L.tensor(3).unflatten(1, [1]),
+    "std_int": lambda L: L.ones(2, dtype=L.int32).std(),
+    "add_alpha_beyond_half": lambda L: L.add(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16), alpha=2**63 - 1),
+    "addcmul_bool": lambda L: L.addcmul(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
+    "elu_bool": lambda L: L.nn.functional.elu(L.ones(2, dtype=L.bool)),
+    "unflatten_empty_sizes": lambda L: L.ones(2, 3).unflatten(1, []),
+    "avg_pool1d_zero_kernel": lambda L: L.nn.functional.avg_pool1d(L.ones(1, 4), 0, 1),
+    "max_pool1d_zero_kernel": lambda L: L.nn.functional.max_pool1d(L.ones(1, 4), 0),
+    "max_pool1d_zero_stride": lambda L: L.nn.functional.max_pool1d(L.ones(1, 4), 2, 0),
+    "max_pool1d_int": lambda L: L.nn.functional.max_pool1d(L.ones(1, 4, dtype=L.int64), 1),
+    "einsum_mixed_dtypes": lambda L: L.einsum("ij,jk->ik", L.ones(2, 2, dtype=L.uint8), L.ones(2, 2, dtype=L.int8)),
+    "one_hot_empty_without_classes": lambda L: L.nn.functional.one_hot(L.zeros(0, dtype=L.int64)),
+    "cross_entropy_0d": lambda L: L.nn.functional.cross_entropy(L.tensor(1.0), L.tensor([1, 2, 0])),
+    "norm_inf_empty": lambda L: L.zeros(0).norm(float("inf")),
+    "norm_neg_inf_empty_dim": lambda L: L.zeros(2, 0).norm(float("-inf"), 1),
+    "narrow_negative_length_before_dim": lambda L: L.ones(1, 1, 2).narrow(-4, 0, -1),
+    "expand_no_sizes": lambda L: L.ones(3).expand(),
+    "setitem_float_mask": lambda L: L.zeros(2, 2).__setitem__(L.tensor([0.5, 1.0]), 1.0),
+    "getitem_int8_index": lambda L: L.zeros(3)[L.tensor([0, 1], dtype=L.int8)],
+    "elu_int": lambda L: L.nn.functional.elu(L.ones(2, dtype=L.int16)),
+    "permute_no_dims": lambda L: L.ones(3).permute(),
+    "nansum_complex": lambda L: L.nansum(L.ones(2, dtype=L.complex64)),
+    "setitem_int_beyond_int64": lambda L: L.zeros(2, dtype=L.int16).__setitem__(L.tensor([True, False]), 2**64),
+    "addcmul_value_beyond_uint8": lambda L: L.addcmul(L.ones(2, dtype=L.uint8), L.ones(2, dtype=L.uint8), L.ones(2, dtype=L.uint8), value=300),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_CLASS_AS_TORCH))
+def test_same_exception_class_as_pytorch(name):
+    pt = pytest.importorskip("torch")
+    fn = SAME_CLASS_AS_TORCH[name]
+    with pytest.raises(Exception) as theirs:
+        fn(pt)
+    with pytest.raises(Exception) as ours:
+        fn(torch)
+    assert type(ours.value).__name__ == type(theirs.value).__name__, f"{name}: ours {ours.value!r}, torch {theirs.value!r}"

@@ -147,3 +147,91 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
     if op.grad:
         a = rng.uniform(*op.domain, (3, 4, 5))
         _grads(lambda t: op.fn(t, dim, keepdim), lambda t: fn_pt(t, dim, keepdim), [a], f"{op.name} dim={dim}")
+
+
+# Edge cases found by the differential fuzzer (tests/fuzz), each written once against a library
+# module ``L`` and compared with PyTorch: values, dtype and shape.
+_INF = float("inf")
+EDGE_CASES = {
+    "floor_divide_inf_nan": lambda L: L.floor_divide(L.tensor([_INF, -_INF, 5.0, -0.5, 0.5, 7.0, -7.0, 1.0]), L.tensor([2.0, 2.0, _INF, _INF, -_INF, 0.0, 0.0, -0.0])),
+    "floordiv_scalar_inf": lambda L: L.tensor([_INF, -3.5, 3.5], dtype=L.float64) // 2.0,
+    "div_floor_float32": lambda L: L.div(L.tensor([-0.5, 1.0, _INF]), L.tensor([_INF, _INF, 3.0]), rounding_mode="floor"),
+    "sum_int32_dtype_int32": lambda L: L.tensor([2**31 - 1, 1], dtype=L.int32).sum(dtype=L.int32),
+    "sum_dim_dtype_int16": lambda L: L.ones(2, 3, dtype=L.int32).sum(1, dtype=L.int16),
+    "prod_dtype_int8": lambda L: L.tensor([100, 3], dtype=L.int32).prod(dtype=L.int8),
+    "int_remainder_empty_by_zero_scalar": lambda L: L.ones(0, 3, dtype=L.int64) % 0,
+    "int_floor_divide_empty_by_zero": lambda L: L.ones(0, 3, dtype=L.int64) // L.zeros(3, dtype=L.int64),
+    "int_remainder_empty": lambda L: L.remainder(L.ones(2, 0, dtype=L.int32), L.zeros(1, dtype=L.int32)),
+    "median_empty_float": lambda L: L.median(L.zeros(0, dtype=L.float64)),
+    "median_empty_int": lambda L: L.median(L.zeros(0, dtype=L.int64)),
+    "median_0d_dim": lambda L: L.median(L.tensor(3), 0),
+    "diff_zero_size": lambda L: L.diff(L.zeros(2, 0, 0)),
+    "diff_empty_vector": lambda L: L.diff(L.zeros(0)),
+    "movedim_0d": lambda L: L.movedim(L.tensor(1.5), 0, -1),
+    # An int scalar stays exact where the op computes in float; elsewhere it wraps to the dtype.
+    "rdiv_int_scalar_uint8": lambda L: -1 / L.tensor([0, 1, 2, 255], dtype=L.uint8),
+    "div_int_scalar_uint8": lambda L: L.tensor([0, 1, 2, 255], dtype=L.uint8).div(-2),
+    "div_int64_min_scalar": lambda L: (-(2**63)) / L.tensor([1, 3], dtype=L.uint8),
+    "add_wraps_int_scalar": lambda L: L.tensor([0, 1, 200], dtype=L.uint8) + 300,
+    "lt_wraps_int_scalar": lambda L: L.tensor([0, 1, 200], dtype=L.uint8) < -1,
+    "add_uint64_range_scalar": lambda L: L.tensor([1.0, 2.0]) + 2**63,
+    # A wider 0-d operand is cast to the common dtype before the kernel (wraps / rounds).
+    "ne_0d_int32_vs_int16": lambda L: L.ne(L.tensor([[1, -1, 32767]], dtype=L.int16), L.tensor(2147483647, dtype=L.int32)),
+    "floor_divide_0d_wider": lambda L: L.tensor([7, -7], dtype=L.int16) // L.tensor(65538, dtype=L.int32),
+    "lt_half_vs_0d_float": lambda L: L.tensor([1.0], dtype=L.float16) < L.tensor(1.0001),
+    "linspace_one_step": lambda L: L.linspace(2.5, -1.0, 1),
+    "linspace_two_steps": lambda L: L.linspace(2.5, -1.0, 2),
+    "nanmean_keepdim_no_dim": lambda L: L.nanmean(L.tensor([[1.0, float("nan")], [3.0, 4.0]]), None, True),
+    "nansum_keepdim_no_dim": lambda L: L.nansum(L.ones(2, 3), None, True),
+    "int_of_big_float": lambda L: L.tensor([int(L.tensor(-2.7)), int(L.tensor(1e30)) // 2**70]),
+    "hardtanh_uint8": lambda L: L.nn.functional.hardtanh(L.tensor([0, 1, 200, 255], dtype=L.uint8)),
+    "clamp_int_bounds_beyond_range": lambda L: L.tensor([0, 100, 255], dtype=L.uint8).clamp(-1, 300),
+    "clamp_int8_min_below_range": lambda L: L.tensor([-128, 0, 127], dtype=L.int8).clamp(min=-200),
+    "fill_uint8_minus_255_wraps": lambda L: L.zeros(2, dtype=L.uint8).fill_(-255),
+    "fill_uint8_truncates": lambda L: L.zeros(2, dtype=L.uint8).fill_(255.5),
+    "fill_half_inf": lambda L: L.zeros(2, dtype=L.float16).fill_(float("inf")),
+    "full_half_one_element_rounds": lambda L: L.full((1,), 1e5, dtype=L.float16),
+    "setitem_half_rounds": lambda L: _setitem(L.zeros(2, dtype=L.float16), 0, 1e5),
+    "add_inplace_half_from_float32": lambda L: L.tensor(1.5, dtype=L.float16).add_(L.tensor(2.25)),
+    "mul_inplace_int_by_bool": lambda L: L.tensor([1, 2]).mul_(L.tensor([True, False])),
+    "fill_expanded": lambda L: L.zeros(3, 1).expand(3, 3).fill_(2.0),
+    "pad_nothing_skips_value_check": lambda L: L.nn.functional.pad(L.ones(3, dtype=L.uint8), (0, 0), value=-1.0),
+    "add_alpha_in_result_dtype": lambda L: L.add(L.tensor([0, 1]), L.tensor([100, 200], dtype=L.uint8), alpha=3),
+    "add_alpha_0d_float64_with_bool": lambda L: L.add(L.tensor(1.5, dtype=L.float64), L.tensor([True, False]), alpha=2.0),
+    "isclose_int_extremes": lambda L: L.isclose(L.tensor([1, 2**62, -(2**63), 5]), L.tensor([1, -(2**62), 2**63 - 1, 6])),
+    "isclose_bool": lambda L: L.isclose(L.tensor([True, False]), L.tensor([True, True])),
+    "isclose_float_inf": lambda L: L.isclose(L.tensor([float("inf"), 1.0, float("nan")]), L.tensor([-float("inf"), 1.0 + 1e-6, float("nan")])),
+    "addcmul_int_value_truncates": lambda L: L.addcmul(L.tensor([1]), L.tensor([2]), L.tensor([3]), value=2.7),
+    "addcmul_promotes_before_multiplying": lambda L: L.addcmul(L.tensor([1]), L.tensor([20], dtype=L.uint8), L.tensor([30], dtype=L.uint8)),
+    "addcmul_0d_uint8": lambda L: L.addcmul(L.tensor(1, dtype=L.uint8), L.tensor(2), L.tensor(3), value=70000.0),
+    "einsum_uint8_keeps_dtype": lambda L: L.einsum("ij,jk->ik", L.full((2, 3), 100, dtype=L.uint8), L.full((3, 2), 2, dtype=L.uint8)),
+    "index_fill_0d": lambda L: L.tensor(2).index_fill(0, L.tensor([0]), 5),
+    "norm_inf_empty_kept_dim": lambda L: L.zeros(2, 0).norm(float("inf"), 0),
+    "div_inplace_bfloat16_by_float64": lambda L: L.ones(2, dtype=L.bfloat16).div_(L.full((2,), 3.0, dtype=L.float64)),
+    "norm_one_element_near_range": lambda L: L.tensor([[3e38], [-1e-30]]).norm(dim=1),
+    "normalize_one_element_near_range": lambda L: L.nn.functional.normalize(L.tensor([[3e38, -2e38]]), dim=-2),
+    "add_inplace_expanded_empty": lambda L: L.zeros(0, 1).expand(0, 2).add_(L.ones(1, 2)),
+    "diff_bool": lambda L: L.diff(L.tensor([True, False, False, True])),
+    "softmax_method_empty_bool": lambda L: L.ones(4, 0, dtype=L.bool).softmax(0),
+    "where_0d_float64_with_half": lambda L: L.where(L.tensor([True, False]), L.tensor(2.5, dtype=L.float64), L.ones(2, dtype=L.float16)),
+    "lerp_infinite_ends": lambda L: L.lerp(L.tensor([1.0, float("inf"), -2.0, 0.0]), L.tensor([float("inf"), 1.0, 3.0, float("nan")]), -1.0),
+    "lerp_weight_one_is_end": lambda L: L.lerp(L.tensor([float("inf"), 1.0]), L.tensor([2.0, float("-inf")]), L.tensor([1.0, 0.75])),
+    "fill_bool_complex_value": lambda L: L.zeros(3, dtype=L.bool).fill_(-2j),
+    "scatter_add_empty_index_no_shape_check": lambda L: L.zeros(2, 3).scatter_add(1, L.zeros(0, 7, dtype=L.int64), L.ones(1, 1)),
+    "log_softmax_empty_int": lambda L: L.nn.functional.log_softmax(L.ones(0, 7, dtype=L.int64), 1),
+    "softmax_empty_bool": lambda L: L.nn.functional.softmax(L.ones(2, 0, dtype=L.bool), 1),
+    "std_near_float32_range": lambda L: L.tensor([3e38, -3e38, 1e38]).std(),
+    "var_dim_near_float32_range": lambda L: L.tensor([[3e38, -3e38], [1.0, 2.0]]).var(1),
+    "std_bfloat16_large": lambda L: L.tensor([3e38, -3e38], dtype=L.bfloat16).std(),
+}
+
+
+def _setitem(t: Any, i: Any, v: Any) -> Any:
+    t[i] = v
+    return t
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_fuzzer_edge_cases_vs_torch(name: str) -> None:
+    fn = EDGE_CASES[name]
+    _compare(fn(torch), fn(pt), "float64", name)

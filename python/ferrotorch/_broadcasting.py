@@ -12,4 +12,4 @@ Tensor = _core.Tensor
 def broadcast_tensors(*tensors: Tensor) -> List[Tensor]:
     """Expands all tensors to their common broadcast shape (views, no copies)."""
     shape = _core.broadcast_shapes(*[t.shape for t in tensors])
-    return [t.expand(*shape) for t in tensors]
+    return [t.expand(tuple(shape)) for t in tensors]

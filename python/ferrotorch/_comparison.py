@@ -11,10 +11,13 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     """|input - other| <= atol + rtol * |other| elementwise (infinities equal when equal)."""
     if input.dtype != other.dtype:
         raise RuntimeError(f"isclose: {input.dtype} did not match {other.dtype}")
-    a, b = input.double() if input.is_floating_point() else input, other.double() if other.is_floating_point() else other
-    # Infinities are close only to themselves: |inf - -inf| <= rtol * inf would say otherwise.
-    finite = a.isfinite() & b.isfinite() if input.is_floating_point() else True
-    close = (a == b) | (finite & ((a - b).abs() <= atol + rtol * b.abs()))
+    # Computed as PyTorch does: floats in their own dtype, bools and integers in the default
+    # float type (so integer differences do not wrap).
+    exact = input.is_floating_point() or input.is_complex()
+    a, b = (input, other) if exact else (input.to(_core.get_default_dtype()), other.to(_core.get_default_dtype()))
+    actual = (a - b).abs()
+    # Infinities are close only to themselves: |inf - -inf| is inf, which is not finite.
+    close = (a == b) | (actual.isfinite() & (actual <= atol + (rtol * b).abs()))
     if equal_nan and input.is_floating_point():
         close = close | (a.isnan() & b.isnan())
     return close
@@ -22,7 +25,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
     """True when every element is close (see ``isclose``)."""
-    return bool(isclose(input, other.to(input.dtype) if other.dtype != input.dtype else other, rtol, atol, equal_nan).all().item())
+    return bool(isclose(input, other, rtol, atol, equal_nan).all().item())
 
 
 def equal(input: Tensor, other: Tensor) -> bool:

@@ -160,6 +160,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         raise NotImplementedError(f"pad: mode '{mode}' is not supported yet (only 'constant')")
     if len(pad) % 2 != 0 or len(pad) // 2 > input.ndim:
         raise RuntimeError(f"pad: Padding length must be divisible by 2 and at most twice the number of dims; got {len(pad)} for a {input.ndim}-D input")
+    if not any(pad):
+        return input.clone()  # nothing to fill, so the value is not checked (PyTorch)
     x = input
     new_shape = list(x.shape)
     slices: List[Any] = [slice(None)] * x.ndim
@@ -177,7 +179,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         slices[d] = slice(left, left + x.shape[d])
     for d in range(x.ndim - len(pad) // 2):
         new_shape[d] = x.shape[d]
-    out = _core.full(new_shape, 0 if value is None else value, dtype=x.dtype)
+    # The value is a float, as in PyTorch: -1 does not fit uint8 (while the int -1 would wrap).
+    out = _core.full(new_shape, 0 if value is None else float(value), dtype=x.dtype)
     out[tuple(slices)] = x
     return out
 
@@ -219,19 +222,29 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     return input.masked_select(mask)
 
 
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """``dim`` in ``0..ndim``; a 0-d tensor takes -1 and 0, as PyTorch's dims do."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
 def movedim(input: Tensor, source: Union[int, Sequence[int]], destination: Union[int, Sequence[int]]) -> Tensor:
     """Moves dims to new positions; the other dims keep their order."""
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
     n = input.ndim
-    src = [s % n for s in src]
-    dst = [d % n for d in dst]
+    src = [_wrap_dim(s, n) for s in src]
+    dst = [_wrap_dim(d, n) for d in dst]
+    if n == 0:
+        return input.view(())
     order: List[Optional[int]] = [None] * n
     for s, d in zip(src, dst):
         order[d] = s
     rest = iter([i for i in range(n) if i not in src])
     perm = [o if o is not None else next(rest) for o in order]
-    return input.permute(*perm)
+    return input.permute(tuple(perm))
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
@@ -265,6 +278,10 @@ def einsum(equation: str, *operands: Any) -> Tensor:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
+    if any(op.dtype != operands[0].dtype for op in operands):
+        # PyTorch contracts with bmm, which takes one dtype.
+        other = next(op.dtype for op in operands if op.dtype != operands[0].dtype)
+        raise RuntimeError(f"einsum(): expected scalar type {operands[0].dtype} but found {other}")
     sizes: dict = {}
     prepared = []
     for t, op in zip(terms, operands):
@@ -287,14 +304,15 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     result = None
     for t, op in prepared:
         perm = [t.index(c) for c in letters if c in t]
-        x = op.permute(*perm) if perm else op
+        x = op.permute(tuple(perm)) if perm else op
         shape = [sizes[c] if c in t else 1 for c in letters]
         x = x.reshape(shape)
         result = x if result is None else result * x
     assert result is not None
     n_out = len(out)
     if len(letters) > n_out:
-        result = result.sum(tuple(range(n_out, len(letters))))
+        # The contraction keeps the operands' dtype (a sum alone would widen integers).
+        result = result.sum(tuple(range(n_out, len(letters))), dtype=result.dtype)
     return result.reshape([sizes[c] for c in out]) if n_out else result.reshape(())
 
 

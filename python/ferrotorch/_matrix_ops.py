@@ -41,6 +41,9 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
 @op_entry("trace")
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a matrix."""
+    if input.dtype == _core.bool:
+        # Checked before the shape, as in PyTorch.
+        raise NotImplementedError(f"\"trace\" not implemented for 'Bool' (shape {tuple(input.shape)})")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return input.diagonal().sum()

@@ -313,9 +313,9 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
         else:
             # Channels first, everything else flattened: one row per channel.
             perm = [1, 0] + list(range(2, input.ndim))
-            rows = input.permute(*perm).reshape(c, -1)
+            rows = input.permute(tuple(perm)).reshape(c, -1)
             y, mean, rstd = _core._normalize_last(rows, 1, eps)
-            y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(*perm)
+            y = y.reshape([input.shape[1], input.shape[0]] + list(input.shape[2:])).permute(tuple(perm))
             if running_mean is not None and running_var is not None:
                 with _no_grad():
                     var = _unbiased_var(rstd, eps, count)

@@ -12,8 +12,15 @@ Tensor = _core.Tensor
 
 @op_entry("addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    """input + value * tensor1 * tensor2."""
-    return input + value * tensor1 * tensor2
+    """input + value * tensor1 * tensor2, with ``value`` taken in the result dtype (PyTorch:
+    an int result truncates it, a value the dtype cannot hold is an error)."""
+    dtype = _core.promote_types(_core.result_type(input, tensor1), _core.result_type(tensor1, tensor2))
+    if dtype == _core.bool:
+        raise NotImplementedError("addcmul: \"addcmul_cpu_out\" not implemented for 'Bool'")
+    if value == 1:
+        return input + tensor1.to(dtype) * tensor2.to(dtype)
+    scale = _core.full((), value, dtype=dtype)
+    return input + tensor1.to(dtype) * tensor2.to(dtype) * scale
 
 
 @op_entry("addcdiv")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _core, return_types
+from ._type_info import iinfo
 
 Tensor = _core.Tensor
 
@@ -102,14 +103,20 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     >>> nansum(tensor([1.0, float("nan"), 2.0])).item()
     3.0
     """
+    if input.is_complex():
+        raise NotImplementedError("nansum on CPU does not support complex inputs")
     x = _nan_zeroed(input)
+    if dim is None and keepdim:
+        dim = tuple(range(input.ndim))
     return x.sum(dim, keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Mean over the non-NaN elements (NaN where all are NaN)."""
     if not input.dtype.is_floating_point and dtype is None:
-        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype}")
+        raise NotImplementedError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype}")
+    if dim is None and keepdim:
+        dim = tuple(range(input.ndim))
     count = (~input.isnan()).sum(dim, keepdim) if dim is not None else (~input.isnan()).sum()
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
@@ -150,15 +157,24 @@ def xlogy(input: Any, other: Any) -> Tensor:
 def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> Any:
     """The lower median: of all elements (0-d), or along ``dim`` with its index. NaN wins, as
     in PyTorch: a slice holding NaN has median NaN at the index of its first NaN."""
+    if input.dtype == _core.bool:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"median: \"{kernel}\" not implemented for 'Bool'")
     if dim is None:
         flat = input.reshape(-1)
-        if flat.numel() == 0:
-            raise IndexError("median() input tensor cannot be empty")
+        if flat.numel() == 0:  # PyTorch answers NaN (floats) or the dtype's lowest value
+            fill = float("nan") if flat.is_floating_point() else (False if flat.dtype == _core.bool else iinfo(flat.dtype).min)
+            return _core.full((), fill, dtype=flat.dtype)
         nans = int(flat.isnan().sum().item()) if flat.is_floating_point() else 0
         k = flat.numel() - nans if nans else (flat.numel() - 1) // 2
         return flat.sort(stable=True).values[k]
+    if input.ndim == 0:  # dim must be -1 or 0 (sort checks it); the element is its own median
+        v, i = input.sort(dim)
+        return return_types.median(v, i)
     v, i = input.sort(dim, stable=True)
     n = input.shape[dim]
+    if n == 0:
+        raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
     k = _core.full_like(input.narrow(dim, 0, 1), (n - 1) // 2, dtype=_core.int64)
     if input.is_floating_point():
         nans = input.isnan().sum(dim, keepdim=True)

@@ -317,7 +317,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.ndim < 1:
-        raise ValueError(f"cross_entropy: Expected 1 or more dimensions (got {input.ndim})")
+        raise IndexError(f"cross_entropy: Dimension out of range (expected to be in range of [-1, 0], but got 1) (input has {input.ndim} dimensions)")
     cdim = 0 if input.ndim == 1 else 1
     c = input.shape[cdim]
     if not input.dtype.is_floating_point:

@@ -20,17 +20,26 @@ def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def _softmax_kernel_check(name: str, input: Tensor, dim: int, dtype: Any) -> None:
+def _softmax_kernel_check(name: str, input: Tensor, dim: int, dtype: Any) -> bool:
+    """PyTorch's checks in its order: the dim, then the dtype, which only matters when there
+    are elements (an empty integer input comes back as it is). True when nothing is computed."""
+    n = max(input.ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"{name}: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     if dtype is None and not input.dtype.is_floating_point:
+        if input.numel() == 0:
+            return True
         last = input.ndim == 0 or dim % input.ndim == input.ndim - 1
         _floating_only(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl", input)
+    return False
 
 
 def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """exp(x) / sum(exp(x)) over ``dim`` (fused kernel)."""
     if dim is None:
         dim = _implicit_dim("softmax", input.ndim, _stacklevel)
-    _softmax_kernel_check("softmax", input, dim, dtype)
+    if _softmax_kernel_check("softmax", input, dim, dtype):
+        return input.clone()
     return input.softmax(dim, dtype)
 
 
@@ -38,7 +47,8 @@ def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, 
     """log(softmax(x)) over ``dim``, computed stably (fused kernel)."""
     if dim is None:
         dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
-    _softmax_kernel_check("log_softmax", input, dim, dtype)
+    if _softmax_kernel_check("log_softmax", input, dim, dtype):
+        return input.clone()
     return input.log_softmax(dim, dtype)
 
 
@@ -46,7 +56,8 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
     """softmax(-x) over ``dim``."""
     if dim is None:
         dim = _implicit_dim("softmin", input.ndim, _stacklevel)
-    _softmax_kernel_check("softmax", input, dim, dtype)
+    if _softmax_kernel_check("softmax", input, dim, dtype):
+        return input.clone()
     return (-input).softmax(dim, dtype)
 
 

@@ -461,6 +461,16 @@ macro_rules! with_dtype {
     };
 }
 
+/// PyTorch's `can_cast`: whether an op may write a result of dtype `from` into a tensor of
+/// dtype `to`; only a step down in category is refused (complex to real, float to integer,
+/// anything to bool).
+pub fn can_cast(from: DType, to: DType) -> bool {
+    let (f, t) = (from.category(), to.category());
+    !(f == Category::Complex && t != Category::Complex
+        || f == Category::Float && t == Category::Int
+        || f != Category::Bool && t == Category::Bool)
+}
+
 /// A Python-style scalar: the value of `item()` and the right operand of `t + 2`.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Scalar {
@@ -507,6 +517,10 @@ impl Scalar {
     /// The value as an element of type `T` (ints keep full precision).
     pub fn to_elem<T: Element>(self) -> T {
         match self {
+            // A complex number is true when either part is nonzero.
+            Scalar::Complex(re, im) if T::DTYPE == DType::Bool => {
+                T::from_i64((re != 0.0 || im != 0.0) as i64)
+            }
             Scalar::Float(f) => T::from_f64(f),
             _ if T::DTYPE.is_float() => T::from_f64(self.to_f64()),
             _ => T::from_i64(self.to_i64()),

@@ -88,6 +88,7 @@ pub mod prelude;
 pub mod profiler;
 pub mod random;
 pub mod samplers;
+pub mod scalar_range;
 pub mod serialize;
 #[cfg(unix)]
 pub mod shm;

@@ -155,7 +155,7 @@ fn pairs_shape(shape: &[usize]) -> Vec<usize> {
 fn float_only(op: &str, dtype: DType) -> Result<()> {
     if !dtype.is_float() {
         bail!(
-            Runtime,
+            NotImplemented,
             "{op}: \"{op}\" not implemented for '{}' (a floating point dtype is required)",
             dtype.name()
         );

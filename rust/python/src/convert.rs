@@ -14,7 +14,13 @@ pub fn extract_scalar(ob: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
     if ob.is_instance_of::<PyInt>() {
         return match ob.extract::<i64>() {
             Ok(v) => Ok(Some(Scalar::Int(v))),
-            Err(_) => Ok(Some(Scalar::Float(ob.extract::<f64>()?))),
+            // PyTorch takes ints up to 2**64 - 1 (as uint64); anything wider does not convert.
+            Err(_) => match ob.extract::<u64>() {
+                Ok(v) => Ok(Some(Scalar::Float(v as f64))),
+                Err(_) => Err(pyo3::exceptions::PyOverflowError::new_err(
+                    "int too big to convert",
+                )),
+            },
         };
     }
     if ob.is_instance_of::<PyFloat>() {

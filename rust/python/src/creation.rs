@@ -279,6 +279,8 @@ pub fn full(
         Scalar::Float(_) => default_dtype(),
         Scalar::Complex(..) => crate::tensor::default_complex_dtype(),
     });
+    let n = shape.iter().product();
+    ferrotorch::scalar_range::check_fill("full", v, dt, n).py()?;
     finish(
         Tensor::full(&shape, v, dt).op("full").py()?,
         dev,
@@ -315,6 +317,7 @@ pub fn full_like(
     let v = extract_scalar(fill_value)?
         .ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
+    ferrotorch::scalar_range::check_fill("full_like", v, dt, input.t.numel()).py()?;
     finish(
         Tensor::full(input.t.shape(), v, dt).py()?,
         dev,

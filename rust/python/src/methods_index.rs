@@ -42,7 +42,15 @@ fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
         });
     }
     if let Ok(t) = ob.cast::<PyTensor>() {
-        return Ok(TensorIndex::Tensor(t.borrow().t.clone()));
+        let t = t.borrow().t.clone();
+        if !matches!(t.dtype(), DType::I64 | DType::I32 | DType::U8 | DType::Bool) {
+            // Reading and writing alike (a float mask must not select silently).
+            return Err(PyIndexError::new_err(format!(
+                "tensors used as indices must be long, int, byte or bool tensors (got {})",
+                t.dtype().name()
+            )));
+        }
+        return Ok(TensorIndex::Tensor(t));
     }
     if ob.is_instance_of::<PyList>() || ob.hasattr("__array__")? {
         let t = tensor_from_data(ob, None)?;
@@ -72,7 +80,17 @@ fn value_tensor(v: &Bound<'_, PyAny>, like: &Tensor) -> PyResult<Tensor> {
     if let Ok(t) = v.cast::<PyTensor>() {
         return Ok(t.borrow().t.clone());
     }
-    if let Some(s) = extract_scalar(v)? {
+    // An int beyond 64 bits assigned by indexing: PyTorch's ValueError from unpacking it.
+    let scalar = extract_scalar(v).map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) {
+            pyo3::exceptions::PyValueError::new_err("Overflow when unpacking long long")
+        } else {
+            e
+        }
+    })?;
+    if let Some(s) = scalar {
+        // A number assigned by indexing is converted as a one-element fill.
+        ferrotorch::scalar_range::check_fill("__setitem__", s, like.dtype(), 1).py()?;
         return Ok(Tensor::scalar(s, like.dtype()));
     }
     tensor_from_data(v, Some(like.dtype()))
@@ -84,6 +102,7 @@ fn scalar_or_tensor(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Tensor> {
     }
     let s =
         extract_scalar(v)?.ok_or_else(|| PyTypeError::new_err("expected a Tensor or a number"))?;
+    ferrotorch::scalar_range::check_fits("fill", s, dtype).py()?;
     Ok(Tensor::scalar(s, dtype))
 }
 
@@ -110,7 +129,13 @@ impl PyTensor {
 
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = parse_index(key)?;
-        let v = value_tensor(value, &self.t)?;
+        let v = value_tensor(value, &self.t).map_err(|e| {
+            // PyTorch reports a bad index before a value the dtype cannot hold.
+            match self.t.index(&items) {
+                Err(ie) => crate::errors::to_py(ie),
+                Ok(_) => e,
+            }
+        })?;
         self.t.index_put_(&items, &v, false).py()
     }
 
@@ -324,6 +349,14 @@ impl PyTensor {
             d
         ];
         items.push(TensorIndex::Tensor(index.t.clone()));
+        if self.t.ndim() == 0 {
+            // A 0-d input fills as a one-element vector (PyTorch), and stays 0-d.
+            let out = self
+                .t
+                .reshape(&[1])
+                .and_then(|x| x.index_put(&items, &v, false));
+            return Ok(PyTensor::new(out.and_then(|o| o.reshape(&[])).py()?));
+        }
         Ok(PyTensor::new(self.t.index_put(&items, &v, false).py()?))
     }
     #[pyo3(signature = (as_tuple=false))]

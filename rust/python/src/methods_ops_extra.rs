@@ -183,7 +183,9 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.sort(dim, descending).py()?.1))
     }
     #[pyo3(name = "_topk", signature = (k, dim=-1, largest=true))]
-    fn topk_raw(&self, k: usize, dim: i64, largest: bool) -> PyResult<(PyTensor, PyTensor)> {
+    fn topk_raw(&self, k: i64, dim: i64, largest: bool) -> PyResult<(PyTensor, PyTensor)> {
+        // A negative k is out of range like a too large one (a RuntimeError, not OverflowError).
+        let k = usize::try_from(k).unwrap_or(usize::MAX);
         let (v, i) = self.t.topk(k, dim, largest).py()?;
         Ok((PyTensor::new(v), PyTensor::new(i)))
     }
@@ -323,7 +325,7 @@ impl PyTensor {
             return Ok(PyTensor::new(self.t.unary(UnaryOp::Round).py()?));
         }
         if !self.t.dtype().is_float() {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
                 "round: \"round_cpu\" not implemented for '{}' with decimals={decimals}",
                 self.t.dtype().name()
             )));
@@ -415,11 +417,10 @@ impl PyTensor {
             }
             v
         } else {
-            Tensor::scalar(
-                extract_scalar(value)?
-                    .ok_or_else(|| PyTypeError::new_err("fill_(): value must be a number"))?,
-                slf.t.dtype(),
-            )
+            let s = extract_scalar(value)?
+                .ok_or_else(|| PyTypeError::new_err("fill_(): value must be a number"))?;
+            ferrotorch::scalar_range::check_fill("fill_", s, slf.t.dtype(), slf.t.numel()).py()?;
+            Tensor::scalar(s, slf.t.dtype())
         };
         let shape = slf.t.shape().to_vec();
         slf.t
@@ -445,6 +446,7 @@ impl PyTensor {
         let s = src.t.clone();
         let shape = slf.t.shape().to_vec();
         let dt = slf.t.dtype();
+        slf.t.check_no_internal_overlap("copy_").py()?;
         slf.t
             .apply_inplace("copy_", &[&s], |_| s.to_dtype(dt)?.broadcast_to(&shape))
             .py()?;
@@ -456,7 +458,7 @@ impl PyTensor {
 fn lerp_check(a: &Tensor, end: &Tensor, w: &Tensor) -> PyResult<()> {
     use pyo3::exceptions::PyRuntimeError;
     if !a.dtype().is_float() {
-        return Err(PyRuntimeError::new_err(format!(
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
             "lerp: \"lerp_kernel\" not implemented for '{}' (expected a floating point input)",
             a.dtype().name()
         )));

@@ -32,7 +32,7 @@ impl PyTensor {
         let r = ferrotorch::profiler::run("aten::sum", &[&t], || {
             py.detach(|| t.sum_dims(&dims, keepdim))
         });
-        Ok(PyTensor::new(r.py()?))
+        Ok(PyTensor::new(cast_result(r.py()?, dtype)?))
     }
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn mean(
@@ -64,7 +64,7 @@ impl PyTensor {
         let t = cast_opt(&src, dtype)?;
         let dims: Vec<i64> = dim.into_iter().collect();
         let r = ferrotorch::profiler::run("aten::prod", &[&t], || t.prod_dims(&dims, keepdim));
-        Ok(PyTensor::new(r.py()?))
+        Ok(PyTensor::new(cast_result(r.py()?, dtype)?))
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<PyTensor> {
@@ -114,7 +114,14 @@ fn cast_result(
     dtype: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ferrotorch::Tensor> {
     match dtype {
-        Some(d) if !d.is_none() => r.to_dtype(crate::dtype::extract_dtype(d)?).py(),
+        Some(d) if !d.is_none() => {
+            let dt = crate::dtype::extract_dtype(d)?;
+            if r.dtype() == dt {
+                Ok(r)
+            } else {
+                r.to_dtype(dt).py()
+            }
+        }
         _ => Ok(r),
     }
 }

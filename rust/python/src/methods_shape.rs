@@ -54,6 +54,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (*dims))]
     fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        if dims.is_empty() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "permute() missing 1 required positional arguments: \"dims\"",
+            ));
+        }
         Ok(PyTensor::new(self.t.permute(&sizes_from_args(dims)?).py()?))
     }
     fn transpose(&self, dim0: i64, dim1: i64) -> PyResult<PyTensor> {
@@ -114,6 +119,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (*sizes))]
     fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        if sizes.is_empty() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "expand() missing 1 required positional arguments: \"size\"",
+            ));
+        }
         Ok(PyTensor::new(self.t.expand(&sizes_from_args(sizes)?).py()?))
     }
     fn expand_as(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
@@ -153,8 +163,13 @@ impl PyTensor {
         split_size_or_sections: &Bound<'_, PyAny>,
         dim: i64,
     ) -> PyResult<Vec<PyTensor>> {
-        if let Ok(n) = split_size_or_sections.extract::<usize>() {
-            return Ok(wrap_all(self.t.split(n, dim).py()?));
+        if let Ok(n) = split_size_or_sections.extract::<i64>() {
+            if n < 0 {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "split expects split_size be non-negative, but got split_size={n}"
+                )));
+            }
+            return Ok(wrap_all(self.t.split(n as usize, dim).py()?));
         }
         let sizes: Vec<usize> = int_list(split_size_or_sections)?
             .iter()
@@ -163,8 +178,13 @@ impl PyTensor {
         Ok(wrap_all(self.t.split_with_sizes(&sizes, dim).py()?))
     }
     #[pyo3(signature = (chunks, dim=0))]
-    fn chunk(&self, chunks: usize, dim: i64) -> PyResult<Vec<PyTensor>> {
-        Ok(wrap_all(self.t.chunk(chunks, dim).py()?))
+    fn chunk(&self, chunks: i64, dim: i64) -> PyResult<Vec<PyTensor>> {
+        if chunks <= 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )));
+        }
+        Ok(wrap_all(self.t.chunk(chunks as usize, dim).py()?))
     }
     #[pyo3(signature = (*dims))]
     fn flip(&self, dims: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {

@@ -69,6 +69,11 @@ impl PyTensor {
 /// The value of a one-element tensor as a real number; a complex value must have no
 /// imaginary part (PyTorch's rule for `float(t)` and `int(t)`).
 fn real_item(t: &Tensor) -> PyResult<f64> {
+    if t.numel() != 1 {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "only one element tensors can be converted to Python scalars",
+        ));
+    }
     match t.item().py()? {
         Scalar::Complex(re, 0.0) => Ok(re),
         Scalar::Complex(..) => Err(PyRuntimeError::new_err(
@@ -176,14 +181,50 @@ pub fn operand_tensor(a: &Tensor, other: &Bound<'_, PyAny>, op: &str) -> PyResul
     }
 }
 
-fn apply_alpha(b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
-    match alpha {
-        None => Ok(b),
-        Some(a) => match extract_scalar(a)? {
-            Some(Scalar::Int(1)) => Ok(b),
-            Some(s) => b.mul_scalar(s).py(),
-            None => Err(PyTypeError::new_err("alpha must be a number")),
-        },
+/// `operand_tensor` for an op that computes integers in float (`div`, `true_divide`): an int
+/// scalar keeps its value instead of taking the tensor's integer dtype (`uint8.div(-1)` is -1).
+fn float_op_operand(a: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<Tensor> {
+    if op.int_to_float() && !a.dtype().is_float() && !a.dtype().is_complex() {
+        if let Some(Operand::S(s @ Scalar::Int(_))) = extract_operand(other)? {
+            return Ok(Tensor::scalar(s, DType::I64));
+        }
+    }
+    operand_tensor(a, other, op.name())
+}
+
+fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let Some(alpha) = alpha else { return Ok(b) };
+    let s = extract_scalar(alpha)?.ok_or_else(|| PyTypeError::new_err("alpha must be a number"))?;
+    // PyTorch refuses an alpha of a higher category than the result.
+    let zero_dim = |t: &Tensor| {
+        if t.ndim() == 0 {
+            ferrotorch::dtype::Operand::ZeroDim(t.dtype())
+        } else {
+            ferrotorch::dtype::Operand::Dim(t.dtype())
+        }
+    };
+    let rt = ferrotorch::dtype::result_type(&[zero_dim(a), zero_dim(&b)], default_dtype());
+    let refusal = match s {
+        Scalar::Bool(_) if rt != DType::Bool => {
+            Some("Boolean alpha only supported for Boolean results.")
+        }
+        Scalar::Float(_) if !rt.is_float() && !rt.is_complex() => {
+            Some("For integral input tensors, argument alpha must not be a floating point number.")
+        }
+        Scalar::Complex(..) if !rt.is_complex() => {
+            Some("For non-complex input tensors, argument alpha must not be a complex number.")
+        }
+        _ => None,
+    };
+    if let Some(msg) = refusal {
+        return Err(PyRuntimeError::new_err(msg));
+    }
+    ferrotorch::scalar_range::check_fits("add", s, rt).py()?;
+    match s {
+        Scalar::Int(1) | Scalar::Bool(true) => Ok(b),
+        // Scaled in the result dtype, so alpha does not promote `b` past it.
+        s if b.dtype() != rt => b.to_dtype(rt).and_then(|b| b.mul_scalar(s)).py(),
+        s => b.mul_scalar(s).py(),
     }
 }
 
@@ -232,8 +273,17 @@ macro_rules! binary_methods {
     };
 }
 
+#[pymethods]
+impl PyTensor {
+    fn true_divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = float_op_operand(&self.t, other, BinaryOp::Div)?;
+        Ok(PyTensor::new(
+            maybe_detach(py, self.t.numel(), || self.t.binary(BinaryOp::Div, &b)).py()?,
+        ))
+    }
+}
+
 binary_methods! {
-    true_divide => BinaryOp::Div;
     floor_divide => BinaryOp::FloorDiv;
     remainder => BinaryOp::Rem;
     maximum => BinaryOp::Maximum;
@@ -411,6 +461,12 @@ impl PyTensor {
         Ok(PyTensor::new(self.t.abs().py()?))
     }
     fn __invert__(&self) -> PyResult<PyTensor> {
+        // The operator refuses floats with a TypeError; bitwise_not() with NotImplementedError.
+        if self.t.dtype().is_float() || self.t.dtype().is_complex() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors",
+            ));
+        }
         self.bitwise_not()
     }
     /// `~t`: logical not for bool, bitwise not for integers.
@@ -419,7 +475,7 @@ impl PyTensor {
         let r = match t.dtype() {
             DType::Bool => t.binary_scalar(BinaryOp::Eq, Scalar::Bool(false)),
             d if d.is_float() => {
-                return Err(PyRuntimeError::new_err(format!(
+                return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
                     "bitwise_not: \"bitwise_not_cpu\" not implemented for '{}'",
                     d.name()
                 )))
@@ -444,7 +500,7 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(operand_tensor(&self.t, other, "add")?, alpha)?;
+        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "add")?, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::add", &[&self.t, &b], || self.t.add(&b))
         });
@@ -457,7 +513,7 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(operand_tensor(&self.t, other, "sub")?, alpha)?;
+        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "sub")?, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::sub", &[&self.t, &b], || self.t.sub(&b))
         });
@@ -490,7 +546,6 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         rounding_mode: Option<&str>,
     ) -> PyResult<PyTensor> {
-        let b = operand_tensor(&self.t, other, "div")?;
         let op = match rounding_mode {
             None => BinaryOp::Div,
             Some("floor") => BinaryOp::FloorDiv,
@@ -501,6 +556,7 @@ impl PyTensor {
             )))
             }
         };
+        let b = float_op_operand(&self.t, other, op)?;
         let r = profiler::run("aten::div", &[&self.t, &b], || match op {
             BinaryOp::Div => py.detach(|| self.t.div(&b)),
             _ => self.t.binary(op, &b),
@@ -536,7 +592,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(operand_tensor(&slf.t, other, "add_")?, alpha)?;
+        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "add_")?, alpha)?;
         slf.t.add_(&b).py()?;
         Ok(slf)
     }
@@ -546,7 +602,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(operand_tensor(&slf.t, other, "sub_")?, alpha)?;
+        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "sub_")?, alpha)?;
         slf.t.binary_(BinaryOp::Sub, &b).py()?;
         Ok(slf)
     }
@@ -716,9 +772,22 @@ impl PyTensor {
     fn __float__(&self) -> PyResult<f64> {
         real_item(&self.t)
     }
-    fn __int__(&self) -> PyResult<i64> {
-        real_item(&self.t)?;
-        Ok(self.t.item().py()?.to_i64())
+    fn __int__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let v = real_item(&self.t)?;
+        if self.t.dtype().is_float() || self.t.dtype().is_complex() {
+            // Python's int(float): NaN is a ValueError, inf an OverflowError, big values exact.
+            return Ok(pyo3::types::PyFloat::new(py, v)
+                .call_method0("__int__")?
+                .unbind());
+        }
+        Ok(self
+            .t
+            .item()
+            .py()?
+            .to_i64()
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
     }
     fn __index__(&self) -> PyResult<i64> {
         if self.t.dtype().is_float() || self.t.numel() != 1 {

@@ -27,7 +27,7 @@ def _clamp_value_only(x: Tensor, low: float) -> Tensor:
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, after broadcasting."""
     shape = _core.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
-    a, b = x1.expand(*shape), x2.expand(*shape)
+    a, b = x1.expand(tuple(shape)), x2.expand(tuple(shape))
     na = _clamp_value_only(a.norm(2, dim, keepdim=True), eps)
     nb = _clamp_value_only(b.norm(2, dim, keepdim=True), eps)
     return ((a / na) * (b / nb)).sum(dim)

@@ -28,7 +28,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     x = input.reshape(*lead, c // (r * r), r, r, h, w)
     # [.., C, r1, r2, H, W] -> [.., C, H, r1, W, r2]
     perm = list(range(b)) + [b, b + 3, b + 1, b + 4, b + 2]
-    return x.permute(*perm).reshape(*lead, c // (r * r), h * r, w * r)
+    return x.permute(tuple(perm)).reshape(*lead, c // (r * r), h * r, w * r)
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
@@ -47,7 +47,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     x = input.reshape(*lead, c, h // r, r, w // r, r)
     # [.., C, H, r1, W, r2] -> [.., C, r1, r2, H, W]
     perm = list(range(b)) + [b, b + 2, b + 4, b + 1, b + 3]
-    return x.permute(*perm).reshape(*lead, c * r * r, h // r, w // r)
+    return x.permute(tuple(perm)).reshape(*lead, c * r * r, h // r, w // r)
 
 
 class PixelShuffle(Module):

@@ -51,6 +51,15 @@ def _check_pool(op: str, input: Tensor, n: int, k: Tuple[int, ...], s: Tuple[int
     """PyTorch's checks for max/avg pooling: input rank, padding at most half the (dilated)
     kernel, and a non-empty output."""
     shape = list(input.shape)
+    if op == "max_pool1d" and not input.is_floating_point():
+        raise NotImplementedError(f"max_pool1d: \"max_pool1d_impl\" not implemented for '{input.dtype}'")
+    if any(v <= 0 for v in k):
+        # Checked before the stride and the shapes, as PyTorch does.
+        if op == "max_pool1d":
+            raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k[0]}")
+        raise RuntimeError(f"{op}: kernel_size must be greater than zero, but got {k}")
+    if any(v <= 0 for v in s):
+        raise RuntimeError(f"{op}: stride should not be zero" if op != "max_pool1d" else f"max_pool1d() stride must be greater than zero, but got {s[0]}")
     if op == "max_pool2d" and input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if input.ndim not in (n + 1, n + 2) or any(v == 0 for v in shape[input.ndim - n - 1 :]):
@@ -496,11 +505,11 @@ def _fractional_max_pool(op: str, input: Tensor, n: int, kernel_size: Any, outpu
         idx = _core.tensor(pos.reshape(shape), dtype=_core.int64)
         full = list(win.shape)
         full[2 + i] = pos.shape[-1]
-        win = win.gather(2 + i, idx.expand(*full).contiguous())
+        win = win.gather(2 + i, idx.expand(tuple(full)).contiguous())
     # [B, C, o1*k1, o2*k2, ...] -> [B, C, o1, o2, ..., k1*k2*...]
     split = [b, c] + [v for i in range(n) for v in (outs[i], k[i])]
     perm = [0, 1] + [2 + 2 * i for i in range(n)] + [3 + 2 * i for i in range(n)]
-    win = win.reshape(*split).permute(*perm).reshape(b, c, *outs, -1)
+    win = win.reshape(*split).permute(tuple(perm)).reshape(b, c, *outs, -1)
     values, local = win.max(-1)
     flat = _core.zeros(local.shape, dtype=_core.int64)
     rest = local

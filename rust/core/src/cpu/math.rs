@@ -232,7 +232,25 @@ macro_rules! float_impl {
             }
             #[inline(always)]
             fn floor_div(self, o: Self) -> Self {
-                (self / o).floor()
+                // Python's (and PyTorch's) float `//`: built on fmod, so inf // 2 is NaN and
+                // -0.5 // inf is -1, and the quotient is rounded back when division rounded up.
+                if o == 0.0 {
+                    return self / o;
+                }
+                let m = self % o;
+                let mut d = (self - m) / o;
+                if m != 0.0 && ((o < 0.0) != (m < 0.0)) {
+                    d -= 1.0;
+                }
+                if d == 0.0 {
+                    return (0.0 as $t).copysign(self / o);
+                }
+                let f = d.floor();
+                if d - f > 0.5 {
+                    f + 1.0
+                } else {
+                    f
+                }
             }
             #[inline(always)]
             fn rem_py(self, o: Self) -> Self {
@@ -442,6 +460,13 @@ mod tests {
         assert_eq!((-7i64).rem_py(2), 1);
         assert_eq!(7i64.rem_py(-2), -1);
         assert_eq!((-7.0f64).rem_py(2.0), 1.0);
+        // Float `//` is built on fmod, as Python's and PyTorch's are.
+        assert!(f64::INFINITY.floor_div(2.0).is_nan());
+        assert_eq!((-0.5f64).floor_div(f64::INFINITY), -1.0);
+        assert_eq!(0.5f32.floor_div(f32::NEG_INFINITY), -1.0);
+        assert_eq!(7.0f64.floor_div(0.0), f64::INFINITY);
+        assert_eq!((-7.5f64).floor_div(2.0), -4.0);
+        assert!(0.0f64.floor_div(-3.0).is_sign_negative());
     }
     #[test]
     fn erfinv_inverts_erf() {

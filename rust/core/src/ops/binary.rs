@@ -3,7 +3,7 @@
 use crate::autograd::record;
 use crate::cpu::math::{Float, Num};
 use crate::cpu::parallel::{zip, Src};
-use crate::dtype::{result_type, Operand};
+use crate::dtype::{promote_types, result_type, Operand};
 use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
 use crate::ops::broadcast_blocks;
@@ -84,7 +84,7 @@ impl BinaryOp {
         }
     }
     /// Ops whose integer inputs compute (and return) in the default float type.
-    fn int_to_float(self) -> bool {
+    pub fn int_to_float(self) -> bool {
         matches!(self, Div | Atan2 | Copysign | Xlogy)
     }
     /// Ops that PyTorch only defines for floating point inputs.
@@ -135,6 +135,35 @@ fn as_src<'a>(t: Cow<'a, Tensor>, shape: &[usize]) -> Result<Cow<'a, Tensor>> {
         })
         .contiguous_copy()?,
     ))
+}
+
+/// `t` cast to the common dtype `dt` when that loses range or precision (else as it is: the
+/// kernel's own cast to the compute dtype is then exact).
+fn narrowed(t: &Tensor, dt: DType) -> Result<Cow<'_, Tensor>> {
+    Ok(if t.dtype() == dt || promote_types(t.dtype(), dt) == dt {
+        Cow::Borrowed(t)
+    } else {
+        Cow::Owned(t.copy_as(dt)?)
+    })
+}
+
+/// The 0-d tensor a Python scalar becomes as an operand of `op`, where `dt` is its promoted
+/// dtype with the tensor. An op computing integers in float takes an int exactly (int64:
+/// `uint8 / -1` is -1.0, not 1/255); the others take it in `dt`, wrapped.
+fn scalar_operand(op: BinaryOp, s: Scalar, dt: DType) -> Tensor {
+    if op.int_to_float() && matches!(s, Scalar::Int(_)) && !dt.is_float() && !dt.is_complex() {
+        Tensor::scalar(s, DType::I64)
+    } else {
+        Tensor::scalar(s, dt)
+    }
+}
+
+/// `t - True` is refused like a bool tensor operand, though True promotes to the tensor's dtype.
+fn refuse_bool_sub(op: BinaryOp, s: Scalar) -> Result<()> {
+    if op == Sub && matches!(s, Scalar::Bool(_)) {
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    Ok(())
 }
 
 /// `t` in dtype `dt`, borrowed when it already is.
@@ -284,11 +313,11 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `binary_forward` for real dtypes (the caller has routed complex operands away).
 fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let name = op.name();
-    let shape = broadcast_shapes(name, a.shape(), b.shape())?;
+    // Dtype checks come before the shape check, as in PyTorch (its error class is NotImplementedError).
     let mut common = result_type(&[operand(a), operand(b)], DType::F32);
     if op.is_bitwise() && common.is_float() {
         bail!(
-            Runtime,
+            NotImplemented,
             "\"{name}_cpu\" not implemented for '{}' (shapes {:?} and {:?})",
             common.name(),
             a.shape(),
@@ -296,17 +325,20 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         );
     }
     if op == Sub && common == DType::Bool {
-        bail!(Runtime, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
     }
     if op == Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
-        bail!(Runtime, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     }
     if common == DType::Bool && matches!(op, Pow | Shl | Shr | Fmod | TruncDiv | Rem | FloorDiv) {
-        bail!(Runtime, "{name}: \"{name}_cpu\" not implemented for 'Bool'");
+        bail!(
+            NotImplemented,
+            "{name}: \"{name}_cpu\" not implemented for 'Bool'"
+        );
     }
     if op.float_only() && !common.is_float() {
         bail!(
-            Runtime,
+            NotImplemented,
             "{name}: \"{name}_cpu\" not implemented for '{}' (expected floating point inputs)",
             common.name()
         );
@@ -314,6 +346,11 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if op.int_to_float() && !common.is_float() {
         common = DType::F32;
     }
+    // Operands are cast to the common dtype first, as in PyTorch: a wider 0-d operand wraps
+    // (int) or rounds (half) before the kernel sees it, so `int16 != int32(65535)` is in int16.
+    let (a, b) = (narrowed(a, common)?, narrowed(b, common)?);
+    let (a, b) = (a.as_ref(), b.as_ref());
+    let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     if let Some(out) = crate::cuda_forward!(name, [a, b], |d| {
         let out_dt = if op.is_compare() { DType::Bool } else { common };
         crate::cuda::ops::elementwise::binary(&d, op, a, b, &shape, common, out_dt)
@@ -331,6 +368,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     let n: usize = shape.iter().product();
     if cd == DType::I64
+        && n > 0
         && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
         && b.contiguous_slice::<i64>().contains(&0)
     {
@@ -541,6 +579,7 @@ impl Tensor {
 
     /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.
     pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        refuse_bool_sub(op, s)?;
         if op == Pow && !self.dtype().is_float() && matches!(s, Scalar::Int(v) if v < 0) {
             bail!(
                 Runtime,
@@ -548,13 +587,14 @@ impl Tensor {
             );
         }
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
-        self.binary(op, &Tensor::scalar(s, dt))
+        self.binary(op, &scalar_operand(op, s, dt))
     }
 
     /// A binary op with a Python scalar on the left (`2 - t`).
     pub fn rbinary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
+        refuse_bool_sub(op, s)?;
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
-        Tensor::scalar(s, dt).binary(op, self)
+        scalar_operand(op, s, dt).binary(op, self)
     }
 
     pub fn add(&self, o: &Tensor) -> Result<Tensor> {
@@ -602,12 +642,14 @@ impl Tensor {
 
     /// `add_`: in place, with PyTorch's rule that the result must fit the tensor's dtype.
     pub fn add_(&self, o: &Tensor) -> Result<()> {
+        self.check_no_internal_overlap("add_")?;
         self.apply_inplace("add_", &[o], |s| s.add(o))
     }
 
     /// In-place form of any binary op (`mul_`, `sub_`, ...).
     pub fn binary_(&self, op: BinaryOp, o: &Tensor) -> Result<()> {
         let name = format!("{}_", op.name());
+        self.check_no_internal_overlap(&name)?;
         self.apply_inplace(&name, &[o], |s| s.binary(op, o))
     }
 

@@ -68,7 +68,8 @@ impl Tensor {
         } else {
             0.0
         };
-        let half = steps / 2;
+        // One step is `start` (PyTorch), so the first half always counts from `start`.
+        let half = (steps / 2).max(1);
         with_dtype!(dtype, T => {
             let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
             for (i, v) in o.iter_mut().enumerate() {

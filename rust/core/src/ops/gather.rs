@@ -121,6 +121,10 @@ impl Tensor {
         src: &Tensor,
         add: bool,
     ) -> Result<Tensor> {
+        if index.numel() == 0 {
+            // Nothing is written, and PyTorch checks no shapes then.
+            return self.detach().contiguous_copy();
+        }
         let x = self.as_1d_if_scalar();
         let idx_t = index.as_1d_if_scalar();
         check_gather_shapes(op, &x, &idx_t, dim)?;
@@ -248,8 +252,9 @@ impl Tensor {
         let idx = index_values("index_select", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
+        // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
         for &i in &idx {
-            if i < -size || i >= size {
+            if i < 0 || i >= size {
                 bail!(
                     Index,
                     "index_select(): index {i} is out of range for dimension {d} with size {size}"
@@ -304,7 +309,7 @@ impl Tensor {
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
-        if idx.iter().any(|&i| i < -size || i >= size) {
+        if idx.iter().any(|&i| i < 0 || i >= size) {
             bail!(
                 Index,
                 "index_add(): index out of range for dimension {d} with size {size}"
@@ -367,7 +372,15 @@ impl Tensor {
         }
         let shape = crate::layout::broadcast_shapes("where", cond.shape(), a.shape())?;
         let shape = crate::layout::broadcast_shapes("where", &shape, b.shape())?;
-        let dt = crate::dtype::promote_types(a.dtype(), b.dtype());
+        // Promoted as operands are (a 0-d float64 next to a float16 tensor gives float16).
+        let zero_dim = |t: &Tensor| {
+            if t.ndim() == 0 {
+                crate::dtype::Operand::ZeroDim(t.dtype())
+            } else {
+                crate::dtype::Operand::Dim(t.dtype())
+            }
+        };
+        let dt = crate::dtype::result_type(&[zero_dim(a), zero_dim(b)], DType::F32);
         let c = cond
             .to_dtype_raw(DType::Bool)?
             .broadcast_to(&shape)?

@@ -34,6 +34,23 @@ impl Tensor {
         Tensor::from_vec(pos, &[n])
     }
 
+    /// PyTorch's check before elementwise writes (`add_`, `copy_`...): an expanded tensor has
+    /// one memory location for several elements, so the result could not be stored.
+    pub fn check_no_internal_overlap(&self, op: &str) -> Result<()> {
+        if self
+            .shape()
+            .iter()
+            .zip(self.strides())
+            .any(|(&n, &s)| n > 1 && s == 0)
+            && self.numel() > 0
+        {
+            return Err(Error::runtime(format!(
+                "{op}: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+            )));
+        }
+        Ok(())
+    }
+
     /// Runs `f` on this tensor (or a snapshot of it, when autograd needs the old values) and
     /// writes the result back. `others` are the other inputs of the op.
     pub fn apply_inplace(
@@ -86,9 +103,7 @@ impl Tensor {
                 fmt_shape(r.shape())
             )));
         }
-        if r.dtype() != self.dtype()
-            && crate::dtype::promote_types(r.dtype(), self.dtype()) != self.dtype()
-        {
+        if !crate::dtype::can_cast(r.dtype(), self.dtype()) {
             return Err(Error::runtime(format!(
                 "{op}: result type {} can't be cast to the desired output type {}",
                 r.dtype().name(),

@@ -222,7 +222,7 @@ impl Tensor {
         }
         if a.dtype() == DType::Bool {
             bail!(
-                Runtime,
+                NotImplemented,
                 "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'"
             );
         }

@@ -82,7 +82,7 @@ impl Tensor {
         }
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "layer_norm: expected a floating point input, got {}",
                 self.dtype().name()
             );

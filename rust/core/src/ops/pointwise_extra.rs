@@ -41,7 +41,10 @@ impl Tensor {
             );
         }
         if self.dtype() == DType::Bool {
-            bail!(Runtime, "clamp: \"clamp_cpu\" not implemented for 'Bool'");
+            bail!(
+                NotImplemented,
+                "clamp: \"clamp_cpu\" not implemented for 'Bool'"
+            );
         }
         if self.dtype().is_complex() {
             return Err(crate::Error::NotImplemented(
@@ -59,6 +62,7 @@ impl Tensor {
             DType::F32
         };
         let x = self.to_dtype(dt)?;
+        let (min, max) = crate::scalar_range::clamp_bounds(dt, min, max)?;
         let lo = min.map(|s| Tensor::scalar(s, dt));
         let hi = max.map(|s| Tensor::scalar(s, dt));
         let xd = x.detach();
@@ -93,9 +97,15 @@ impl Tensor {
         ))
     }
 
-    /// `lerp(end, weight)`: self + weight * (end - self).
+    /// `lerp(end, weight)` in PyTorch's two-sided form: self + w (end - self) for |w| < 0.5,
+    /// end - (end - self)(1 - w) otherwise, so w = 1 gives `end` exactly (infinities too).
     pub fn lerp(&self, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
-        self.add(&weight.mul(&end.sub(self)?)?)
+        let diff = end.sub(self)?;
+        let low = self.add(&weight.mul(&diff)?)?;
+        let one_minus_w = weight.neg()?.add_scalar(f(1.0))?;
+        let high = end.sub(&diff.mul(&one_minus_w)?)?;
+        let small = weight.abs()?.binary_scalar(BinaryOp::Lt, f(0.5))?;
+        small.where_(&low, &high)
     }
 
     fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
@@ -122,9 +132,11 @@ impl Tensor {
         self.float_test("isfinite", f64::is_finite)
     }
     pub fn isposinf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isposinf")?;
         self.float_test("isposinf", |x| x == f64::INFINITY)
     }
     pub fn isneginf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isneginf")?;
         self.float_test("isneginf", |x| x == f64::NEG_INFINITY)
     }
 
@@ -160,7 +172,7 @@ impl Tensor {
     pub fn softplus(&self, beta: f64, threshold: f64) -> Result<Tensor> {
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "softplus: \"softplus_cpu\" not implemented for '{}'",
                 self.dtype().name()
             );
@@ -174,14 +186,36 @@ impl Tensor {
         linear.where_(self, &soft)
     }
 
-    /// `leaky_relu(negative_slope)`.
+    /// A signed infinity has no meaning for a complex number (PyTorch: TypeError).
+    fn refuse_complex_inf_test(&self, op: &str) -> Result<()> {
+        if self.dtype().is_complex() {
+            bail!(Type, "{op} does not support complex inputs.");
+        }
+        Ok(())
+    }
+
+    /// `leaky_relu(negative_slope)`; floating point only, as in PyTorch.
     pub fn leaky_relu(&self, slope: f64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                NotImplemented,
+                "\"leaky_relu_cpu\" not implemented for '{}'",
+                self.dtype().scalar_type_name()
+            );
+        }
         let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
         pos.where_(self, &self.mul_scalar(f(slope))?)
     }
 
     /// `elu(alpha)`: x for x > 0, alpha * (exp(x) - 1) otherwise.
     pub fn elu(&self, alpha: f64) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            bail!(
+                NotImplemented,
+                "\"elu_cpu\" not implemented for '{}'",
+                self.dtype().scalar_type_name()
+            );
+        }
         let pos = self.binary_scalar(BinaryOp::Gt, f(0.0))?;
         let neg = self
             .unary(crate::ops::UnaryOp::Expm1)?

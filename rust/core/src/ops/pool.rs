@@ -103,7 +103,7 @@ impl Tensor {
         }
         if self.dtype() == DType::Bool {
             bail!(
-                Runtime,
+                NotImplemented,
                 "max_pool2d: \"max_pool2d\" not implemented for 'Bool'"
             );
         }

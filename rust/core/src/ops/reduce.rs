@@ -309,7 +309,7 @@ impl Tensor {
     /// `mean(dims, keepdim)`; floating point only, as in PyTorch.
     pub fn mean_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_differentiable() {
-            bail!(Runtime, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", self.dtype().name());
+            bail!(NotImplemented, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", self.dtype().name());
         }
         let rd = reduce_dims("mean", dims, self.ndim())?;
         let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
@@ -326,6 +326,12 @@ impl Tensor {
             "min_values_cpu"
         })?;
         let rd = reduce_dims(name, dims, self.ndim())?;
+        if dims.is_empty() && self.numel() == 0 {
+            bail!(
+                Runtime,
+                "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            );
+        }
         if rd.iter().any(|&d| self.shape()[d] == 0) {
             bail!(
                 Index,
@@ -413,16 +419,15 @@ impl Tensor {
         let name = if is_max { "argmax" } else { "argmin" };
         self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         if self.dtype() == DType::Bool {
-            let name = if is_max { "argmax" } else { "argmin" };
-            bail!(Runtime, "{name}(): does not support bool input");
+            bail!(NotImplemented, "{name}(): does not support bool input");
         }
         match dim {
             Some(d) => Ok(self.max_dim(d, keepdim, is_max)?.1),
             None => {
                 if self.numel() == 0 {
                     bail!(
-                        Runtime,
-                        "argmax(): Expected reduction dim to be specified for input.numel() == 0."
+                        Index,
+                        "{name}(): Expected reduction dim to be specified for input.numel() == 0."
                     );
                 }
                 let flat = self.detach().reshape(&[-1])?;

@@ -208,7 +208,7 @@ impl Tensor {
     pub fn logcumsumexp(&self, dim: i64) -> Result<Tensor> {
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "logcumsumexp: \"logcumsumexp_out_cpu\" not implemented for '{}'",
                 self.dtype().name()
             );

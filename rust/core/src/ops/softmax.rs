@@ -63,12 +63,8 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
         DType::F32
     };
     if x.ndim() == 0 {
-        let z = if log {
-            Tensor::zeros(&[], x.dtype())?
-        } else {
-            Tensor::ones(&[], x.dtype())?
-        };
-        return Ok(z);
+        // One element, still through the kernel: softmax(inf) and softmax(NaN) are NaN.
+        return softmax_forward(&x.detach().reshape(&[1])?, 0, log)?.reshape(&[]);
     }
     let rows = to_rows(&x.to_dtype_raw(cd)?, &[d])?;
     let y = Tensor::uninit(&[rows.outer, rows.inner], cd)?;
@@ -117,9 +113,13 @@ impl Tensor {
         let name = if log { "log_softmax" } else { "softmax" };
         let d = wrap_dim(name, dim, self.ndim())?;
         self.refuse_complex(&format!("{name}_lastdim_kernel_impl"))?;
+        if !self.dtype().is_float() && self.numel() == 0 {
+            // No kernel runs on an empty input: it comes back as it is (PyTorch).
+            return self.detach().contiguous_copy();
+        }
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "{name}: \"{name}_kernel_impl\" not implemented for '{}' (pass dtype= to compute in a float type)",
                 self.dtype().name()
             );

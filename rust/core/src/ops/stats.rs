@@ -11,24 +11,37 @@ impl Tensor {
         if self.dtype().is_complex() {
             return self.complex_var(dims, correction, keepdim);
         }
+        self.var_in_f64(dims, correction, keepdim)?
+            .to_dtype(self.dtype())
+    }
+
+    /// The variance computed in float64, as PyTorch accumulates it on the CPU: squares of
+    /// values near the float32 range do not overflow (the std of [3e38, -3e38] is finite).
+    fn var_in_f64(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "var: std and var only support floating point and complex dtypes (got {})",
                 self.dtype().name()
             );
         }
         let rd = reduce_dims("var", dims, self.ndim())?;
         let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
-        let mu = self.mean_dims(dims, true)?;
-        let d = self.sub(&mu)?;
+        let x = self.to_dtype(DType::F64)?;
+        let mu = x.mean_dims(dims, true)?;
+        let d = x.sub(&mu)?;
         let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;
         ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
         // sqrt'(0) is infinite; PyTorch gives a zero gradient where the std is zero.
-        self.var_dims(dims, correction, keepdim)?.sqrt_safe()
+        if self.dtype().is_complex() {
+            return self.var_dims(dims, correction, keepdim)?.sqrt_safe();
+        }
+        self.var_in_f64(dims, correction, keepdim)?
+            .sqrt_safe()?
+            .to_dtype(self.dtype())
     }
 
     /// `norm(p, dims, keepdim)` for p = 2, 1, inf, -inf, 0 or any positive float.
@@ -39,13 +52,27 @@ impl Tensor {
         }
         if !self.dtype().is_float() {
             bail!(
-                Runtime,
+                NotImplemented,
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
                 self.dtype().name()
             );
         }
-        reduce_dims("norm", dims, self.ndim())?;
+        let rd = reduce_dims("norm", dims, self.ndim())?;
+        if p.is_infinite() && rd.iter().any(|&d| self.shape()[d] == 0) {
+            // max / min of nothing has no identity (PyTorch: RuntimeError, not IndexError).
+            bail!(
+                Runtime,
+                "linalg.vector_norm cannot compute the {} norm on an empty tensor because the operation does not have an identity (shape {:?})",
+                if p > 0.0 { "inf" } else { "-inf" },
+                self.shape()
+            );
+        }
         let a = self.unary(UnaryOp::Abs)?;
+        if p != 0.0 && rd.iter().map(|&d| self.shape()[d]).product::<usize>() == 1 {
+            // The norm of one element is its magnitude, computed without a power that could
+            // overflow (PyTorch: the norm of [3e38] is 3e38, of [3e38, 0] inf).
+            return a.sum_dims(dims, keepdim);
+        }
         if p == f64::INFINITY {
             return a.amax_dims(dims, keepdim, true);
         }
@@ -92,10 +119,10 @@ impl Tensor {
     /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
     pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
         self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
+        let d = wrap_dim("sort", dim, self.ndim())?;
         if self.ndim() == 0 {
             return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
         }
-        let d = wrap_dim("sort", dim, self.ndim())?;
         let rows = to_rows(&self.detach(), &[d])?;
         let n = rows.inner;
         let mut idx: Vec<i64> = crate::alloc_size::try_vec(rows.outer * n)?;
@@ -140,7 +167,7 @@ impl Tensor {
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
         self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
         if self.dtype() == DType::Bool {
-            bail!(Runtime, "topk does not support bool dtypes on CPU");
+            bail!(NotImplemented, "topk does not support bool dtypes on CPU");
         }
         let d = wrap_dim("topk", dim, self.ndim())?;
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };

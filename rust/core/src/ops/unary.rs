@@ -303,19 +303,19 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     if dt == DType::Bool {
         match op {
-            Neg => bail!(Runtime, "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),
+            Neg => bail!(NotImplemented, "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),
             // sign(True) is True: bool is its own sign.
             Sign => return x.contiguous_copy(),
-            Relu => bail!(Runtime, "relu: Boolean inputs not supported for relu"),
+            Relu => bail!(NotImplemented, "relu: Boolean inputs not supported for relu"),
             Abs | Floor | Ceil | Round | Trunc | Frac => {
-                bail!(Runtime, "{}: \"{}_cpu\" not implemented for 'Bool'", op.name(), op.name())
+                bail!(NotImplemented, "{}: \"{}_cpu\" not implemented for 'Bool'", op.name(), op.name())
             }
             _ => {}
         }
     }
-    if !dt.is_float() && matches!(op, Frac | Gelu | GeluTanh) {
+    if !dt.is_float() && matches!(op, Frac | Gelu | GeluTanh | Silu) {
         bail!(
-            Runtime,
+            NotImplemented,
             "{}: \"{}_cpu\" not implemented for '{}' (expected a floating point input)",
             op.name(),
             op.name(),

@@ -164,6 +164,9 @@ impl Tensor {
 
     pub fn flatten(&self, start: i64, end: i64) -> Result<Tensor> {
         if self.ndim() == 0 {
+            // The dims are still checked: a 0-d tensor acts as one dim here (PyTorch).
+            wrap_dim("flatten", start, 0)?;
+            wrap_dim("flatten", end, 0)?;
             return self.reshape(&[1]);
         }
         let (s, e) = (
@@ -219,13 +222,13 @@ impl Tensor {
 
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
         let nd = self.ndim();
-        if nd == 0 {
-            return Ok(self.clone());
-        }
         let (a, b) = (
             wrap_dim("transpose", d0, nd)?,
             wrap_dim("transpose", d1, nd)?,
         );
+        if nd == 0 {
+            return Ok(self.clone());
+        }
         let mut perm: Vec<i64> = (0..nd as i64).collect();
         perm.swap(a, b);
         self.permute(&perm)
@@ -337,11 +340,27 @@ impl Tensor {
         if self.ndim() == 0 {
             bail!(Runtime, "narrow() cannot be applied to a 0-dim tensor.");
         }
+        if length < 0 {
+            // Checked before the dim, as PyTorch does.
+            bail!(
+                Runtime,
+                "narrow(): length must be non-negative (got {length})"
+            );
+        }
         let d = wrap_dim("narrow", dim, self.ndim())?;
         let size = self.shape()[d] as i64;
+        if start < -size || start > size {
+            bail!(Index, "narrow: start out of range (expected to be in range of [{}, {size}], but got {start}) for shape {}", -size, fmt_shape(self.shape()));
+        }
         let start = if start < 0 { start + size } else { start };
-        if start < 0 || length < 0 || start + length > size {
-            bail!(Index, "narrow: start ({start}) + length ({length}) exceeds dimension size ({size}) of tensor of shape {}", fmt_shape(self.shape()));
+        if length < 0 {
+            bail!(
+                Runtime,
+                "narrow(): length must be non-negative (got {length})"
+            );
+        }
+        if start.saturating_add(length) > size {
+            bail!(Runtime, "narrow: start ({start}) + length ({length}) exceeds dimension size ({size}) of tensor of shape {}", fmt_shape(self.shape()));
         }
         self.slice(d, start, start + length, 1)
     }
@@ -448,7 +467,18 @@ impl Tensor {
 
     /// `unflatten(dim, sizes)`.
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            // An out-of-range dim is an IndexError first; any other dim has nothing to split.
+            wrap_dim("unflatten", dim, 0)?;
+            bail!(
+                Runtime,
+                "unflatten: Dimension specified as {dim} but tensor has no dimensions"
+            );
+        }
         let d = wrap_dim("unflatten", dim, self.ndim())?;
+        if sizes.is_empty() {
+            bail!(Runtime, "unflatten: sizes must be non-empty");
+        }
         let inner = infer_shape("unflatten", sizes, self.shape()[d])?;
         let mut shape: Vec<i64> = self.shape()[..d].iter().map(|&x| x as i64).collect();
         shape.extend(inner.iter().map(|&x| x as i64));
@@ -490,7 +520,9 @@ impl Tensor {
     }
 
     pub fn split(&self, size: usize, dim: i64) -> Result<Vec<Tensor>> {
-        self.need_dims("split", 1)?;
+        if self.ndim() == 0 {
+            bail!(Runtime, "split expects at least a 1-dimensional tensor");
+        }
         let d = wrap_dim("split", dim, self.ndim())?;
         let n = self.shape()[d];
         if size == 0 && n != 0 {
@@ -518,7 +550,9 @@ impl Tensor {
                 "chunk expects `chunks` to be greater than 0, got: 0"
             );
         }
-        self.need_dims("chunk", 1)?;
+        if self.ndim() == 0 {
+            bail!(Runtime, "chunk expects at least a 1-dimensional tensor");
+        }
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
         self.split(n.div_ceil(chunks).max(if n == 0 { 0 } else { 1 }), d as i64)
