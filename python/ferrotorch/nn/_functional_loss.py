@@ -297,7 +297,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
         raise IndexError(f"nll_loss: Target {int(ts[int(bad[0, 0].item())].item())} is out of bounds.")
     safe = _ft.where(valid, ts, 0)
     picked = -xs.gather(1, safe.unsqueeze(1)).squeeze(1)
-    w = weight.to(xs.dtype).index_select(0, safe) if weight is not None else _core.ones(ts.shape, dtype=xs.dtype)
+    w = weight.to(xs.dtype).index_select(0, safe) if weight is not None else _core.ones(ts.shape, dtype=xs.dtype, device=xs.device)
     w = w * valid.to(xs.dtype)
     loss = picked * w
     if reduction == "mean":

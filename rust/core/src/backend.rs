@@ -85,7 +85,10 @@ macro_rules! cuda_forward {
             None => None,
         };
         #[cfg(not(feature = "cuda"))]
-        let r: Option<$crate::Result<$crate::Tensor>> = None;
+        let r: Option<$crate::Result<_>> = {
+            let _ = $op;
+            None
+        };
         r
     }};
 }

@@ -315,6 +315,15 @@ pub fn fused_step(
                 st.len()
             );
         }
+        let on_cuda: Option<Result<()>> = crate::cuda_forward!("fused_step", [p, g], |dev| {
+            crate::cuda::ops::optim::fused_step(&dev, rule, p, g, &st[..needed])
+        });
+        if let Some(done) = on_cuda {
+            done?;
+            p.storage().bump_version();
+            st.iter().for_each(|b| b.storage().bump_version());
+            continue;
+        }
         macro_rules! go {
             ($F:ty) => {
                 unsafe {

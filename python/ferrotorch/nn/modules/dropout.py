@@ -24,7 +24,9 @@ def _keep_mask(input: Tensor, p: float, channel_dims: int) -> Tensor:
     """1 where kept, 0 where dropped: one draw per element, or (``channel_dims`` = 1 or 2) one per
     channel of [C, *] or per (sample, channel) of [N, C, *]."""
     shape = list(input.shape[:channel_dims]) + [1] * (input.ndim - channel_dims) if channel_dims else list(input.shape)
-    return _core.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
+    mask = _core.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
+    # Drawn on the host (one generator stream for every device), then moved beside the input.
+    return mask if input.device.type == "cpu" else mask.to(input.device)
 
 
 def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, channel_dims: int, alpha: bool) -> Tensor:

@@ -67,7 +67,13 @@ impl Tensor {
         let x = self.as_1d_if_scalar();
         let idx_t = index.as_1d_if_scalar();
         check_gather_shapes("gather", &x, &idx_t, d)?;
-        let out = if self.dtype().is_complex() {
+        let on_cuda: Option<Result<Tensor>> =
+            crate::cuda_forward!("gather", [self, index], |dev| {
+                crate::cuda::ops::select::gather(&dev, &x, &idx_t, d)
+            });
+        let out = if let Some(out) = on_cuda {
+            out?.reshape(&index.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?
+        } else if self.dtype().is_complex() {
             // Both parts of an element move together: gather the real view.
             let pairs = pair_index(&idx_t)?;
             x.real_alias()
@@ -249,29 +255,19 @@ impl Tensor {
             );
         }
         let d = wrap_dim("index_select", dim, self.ndim())?;
-        let idx = index_values("index_select", index)?;
-        let x = self.as_1d_if_scalar();
-        let size = x.shape()[d] as i64;
-        // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
-        for &i in &idx {
-            if i < 0 || i >= size {
-                bail!(
-                    Index,
-                    "index_select(): index {i} is out of range for dimension {d} with size {size}"
-                );
-            }
-        }
-        let mut shape = x.shape().to_vec();
-        shape[d] = idx.len();
-        // Expand the index along the other dims and gather.
-        let mut ishape = vec![1usize; x.ndim()];
-        ishape[d] = idx.len();
-        let wrapped: Vec<i64> = idx
-            .iter()
-            .map(|&i| if i < 0 { i + size } else { i })
-            .collect();
-        let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&shape)?;
-        let out = self.detach().as_1d_if_scalar().gather(d as i64, &it)?;
+        let on_cuda: Option<Result<Tensor>> =
+            crate::cuda_forward!("index_select", [self, index], |dev| {
+                crate::cuda::ops::select::index_select(
+                    &dev,
+                    &self.detach().as_1d_if_scalar(),
+                    d,
+                    index,
+                )
+            });
+        let out = match on_cuda {
+            Some(out) => out?,
+            None => self.index_select_host(d, index)?,
+        };
         let out = if self.ndim() == 0 {
             out.reshape(&[])?
         } else {
@@ -297,6 +293,33 @@ impl Tensor {
         ))
     }
 
+    /// The host kernel of `index_select`, on the input viewed as at least 1-D.
+    fn index_select_host(&self, d: usize, index: &Tensor) -> Result<Tensor> {
+        let idx = index_values("index_select", index)?;
+        let x = self.as_1d_if_scalar();
+        let size = x.shape()[d] as i64;
+        // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
+        for &i in &idx {
+            if i < 0 || i >= size {
+                bail!(
+                    Index,
+                    "index_select(): index {i} is out of range for dimension {d} with size {size}"
+                );
+            }
+        }
+        let mut shape = x.shape().to_vec();
+        shape[d] = idx.len();
+        // Expand the index along the other dims and gather.
+        let mut ishape = vec![1usize; x.ndim()];
+        ishape[d] = idx.len();
+        let wrapped: Vec<i64> = idx
+            .iter()
+            .map(|&i| if i < 0 { i + size } else { i })
+            .collect();
+        let it = Tensor::from_vec(wrapped, &ishape)?.broadcast_to(&shape)?;
+        self.detach().as_1d_if_scalar().gather(d as i64, &it)
+    }
+
     /// `index_add(dim, index, source, alpha)`: out of place.
     pub fn index_add(
         &self,
@@ -306,6 +329,51 @@ impl Tensor {
         alpha: Scalar,
     ) -> Result<Tensor> {
         let d = wrap_dim("index_add", dim, self.ndim())?;
+        let on_cuda: Option<Result<Tensor>> =
+            crate::cuda_forward!("index_add", [self, index, source], |dev| {
+                crate::cuda::ops::select::index_add(
+                    &dev,
+                    &self.detach().as_1d_if_scalar(),
+                    d,
+                    index,
+                    &source.detach(),
+                    alpha,
+                )
+            });
+        let out = match on_cuda {
+            Some(out) => {
+                out?.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?
+            }
+            None => self.index_add_host(d, index, source, alpha)?,
+        };
+        let index = index.clone();
+        let src_shape: Vec<i64> = source.shape().iter().map(|&s| s as i64).collect();
+        Ok(record(
+            "IndexAddBackward0",
+            out,
+            &[self, source],
+            &[],
+            false,
+            move |g, _| {
+                let gs = g.index_select(d as i64, &index)?;
+                let gs = if alpha == Scalar::Int(1) {
+                    gs
+                } else {
+                    gs.mul_scalar(alpha)?
+                };
+                Ok(vec![Some(g.clone()), Some(gs.reshape(&src_shape)?)])
+            },
+        ))
+    }
+
+    /// The host kernel of `index_add`, outside autograd.
+    fn index_add_host(
+        &self,
+        d: usize,
+        index: &Tensor,
+        source: &Tensor,
+        alpha: Scalar,
+    ) -> Result<Tensor> {
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
@@ -341,23 +409,8 @@ impl Tensor {
         let it = Tensor::from_vec(wrapped, &ishape)?
             .broadcast_to(&expect)?
             .contiguous_copy()?;
-        let out = self
-            .detach()
-            .scatter_impl("index_add", d, &it, &src.detach(), true)?;
-        let index = index.clone();
-        Ok(record(
-            "IndexAddBackward0",
-            out,
-            &[self, &src],
-            &[],
-            false,
-            move |g, _| {
-                Ok(vec![
-                    Some(g.clone()),
-                    Some(g.index_select(d as i64, &index)?),
-                ])
-            },
-        ))
+        self.detach()
+            .scatter_impl("index_add", d, &it, &src.detach(), true)
     }
 
     /// `torch.where(cond, self, other)` with broadcasting and promotion.
@@ -381,27 +434,11 @@ impl Tensor {
             }
         };
         let dt = crate::dtype::result_type(&[zero_dim(a), zero_dim(b)], DType::F32);
-        let c = cond
-            .to_dtype_raw(DType::Bool)?
-            .broadcast_to(&shape)?
-            .contiguous_copy()?;
-        let av = a
-            .detach()
-            .to_dtype_raw(dt)?
-            .broadcast_to(&shape)?
-            .contiguous_copy()?;
-        let bv = b
-            .detach()
-            .to_dtype_raw(dt)?
-            .broadcast_to(&shape)?
-            .contiguous_copy()?;
-        let out = if dt.is_complex() {
-            // Both parts of an element follow the condition: select on the real views.
-            c.unsqueeze(-1)?
-                .where_(&av.real_alias(), &bv.real_alias())?
-                .complex_alias()?
-        } else {
-            where_real(&c, &av, &bv, &shape, dt)?
+        let out = match crate::cuda_forward!("where", [cond, a, b], |dev| {
+            crate::cuda::ops::select::where_(&dev, cond, a, b, &shape, dt)
+        }) {
+            Some(out) => out?,
+            None => where_host(cond, a, b, &shape, dt)?,
         };
         let (sa, sb, da, db) = (a.shape().to_vec(), b.shape().to_vec(), a.dtype(), b.dtype());
         let cond = cond.clone();
@@ -462,6 +499,32 @@ fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
     }
     v.write_from(g)?;
     Ok(z)
+}
+
+/// The host kernel of `where`: operands broadcast to `shape` and cast to `dt` first.
+fn where_host(cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize], dt: DType) -> Result<Tensor> {
+    let c = cond
+        .to_dtype_raw(DType::Bool)?
+        .broadcast_to(shape)?
+        .contiguous_copy()?;
+    let av = a
+        .detach()
+        .to_dtype_raw(dt)?
+        .broadcast_to(shape)?
+        .contiguous_copy()?;
+    let bv = b
+        .detach()
+        .to_dtype_raw(dt)?
+        .broadcast_to(shape)?
+        .contiguous_copy()?;
+    Ok(if dt.is_complex() {
+        // Both parts of an element follow the condition: select on the real views.
+        c.unsqueeze(-1)?
+            .where_(&av.real_alias(), &bv.real_alias())?
+            .complex_alias()?
+    } else {
+        where_real(&c, &av, &bv, shape, dt)?
+    })
 }
 
 /// The kernel of `where` for real dtypes: inputs already broadcast, contiguous, in `dt`.

@@ -89,40 +89,12 @@ impl Tensor {
         }
         let nd = self.ndim();
         let dims: Vec<usize> = (nd - k..nd).collect();
-        let cd = if self.dtype() == DType::F64 {
-            DType::F64
-        } else {
-            DType::F32
+        let (y, mean, rstd) = match crate::cuda_forward!("layer_norm", [self], |dev| {
+            crate::cuda::ops::rows::normalize_last(&dev, self, k, eps)
+        }) {
+            Some(out) => out?,
+            None => self.normalize_last_host(&dims, eps)?,
         };
-        let rows = to_rows(&self.to_dtype_raw(cd)?, &dims)?;
-        let y = Tensor::uninit(self.shape(), cd)?;
-        let mean = Tensor::zeros(&rows.keep_shape, cd)?;
-        let rstd = Tensor::zeros(&rows.keep_shape, cd)?;
-        if rows.inner > 0 && rows.outer > 0 {
-            macro_rules! run {
-                ($F:ty) => {
-                    normalize_rows::<$F>(
-                        rows.data.contiguous_slice(),
-                        unsafe { y.contiguous_slice_mut() },
-                        unsafe { mean.contiguous_slice_mut() },
-                        unsafe { rstd.contiguous_slice_mut() },
-                        rows.inner,
-                        eps,
-                    )
-                };
-            }
-            if cd == DType::F64 {
-                run!(f64)
-            } else {
-                run!(f32)
-            }
-        }
-        let dt = self.dtype();
-        let (y, mean, rstd) = (
-            y.to_dtype_raw(dt)?,
-            mean.to_dtype_raw(dt)?,
-            rstd.to_dtype_raw(dt)?,
-        );
         let dims_i: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
         let rstd_saved = rstd.clone();
         let y = record(
@@ -150,6 +122,45 @@ impl Tensor {
                 let gx = g.sub(&gm)?.sub(&xhat.mul(&gxm)?)?.mul(&r)?;
                 Ok(vec![Some(gx)])
             },
+        );
+        Ok((y, mean, rstd))
+    }
+
+    /// The host kernel of `normalize_last`: (y, mean, rstd) in the input's dtype.
+    fn normalize_last_host(&self, dims: &[usize], eps: f64) -> Result<(Tensor, Tensor, Tensor)> {
+        let cd = if self.dtype() == DType::F64 {
+            DType::F64
+        } else {
+            DType::F32
+        };
+        let rows = to_rows(&self.to_dtype_raw(cd)?, dims)?;
+        let y = Tensor::uninit(self.shape(), cd)?;
+        let mean = Tensor::zeros(&rows.keep_shape, cd)?;
+        let rstd = Tensor::zeros(&rows.keep_shape, cd)?;
+        if rows.inner > 0 && rows.outer > 0 {
+            macro_rules! run {
+                ($F:ty) => {
+                    normalize_rows::<$F>(
+                        rows.data.contiguous_slice(),
+                        unsafe { y.contiguous_slice_mut() },
+                        unsafe { mean.contiguous_slice_mut() },
+                        unsafe { rstd.contiguous_slice_mut() },
+                        rows.inner,
+                        eps,
+                    )
+                };
+            }
+            if cd == DType::F64 {
+                run!(f64)
+            } else {
+                run!(f32)
+            }
+        }
+        let dt = self.dtype();
+        let (y, mean, rstd) = (
+            y.to_dtype_raw(dt)?,
+            mean.to_dtype_raw(dt)?,
+            rstd.to_dtype_raw(dt)?,
         );
         Ok((y, mean, rstd))
     }

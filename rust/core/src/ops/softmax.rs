@@ -66,6 +66,12 @@ fn softmax_forward(x: &Tensor, d: usize, log: bool) -> Result<Tensor> {
         // One element, still through the kernel: softmax(inf) and softmax(NaN) are NaN.
         return softmax_forward(&x.detach().reshape(&[1])?, 0, log)?.reshape(&[]);
     }
+    let name = if log { "log_softmax" } else { "softmax" };
+    if let Some(out) = crate::cuda_forward!(name, [x], |dev| {
+        crate::cuda::ops::rows::softmax(&dev, x, d, log)
+    }) {
+        return out;
+    }
     let rows = to_rows(&x.to_dtype_raw(cd)?, &[d])?;
     let y = Tensor::uninit(&[rows.outer, rows.inner], cd)?;
     if rows.inner > 0 && rows.outer > 0 {

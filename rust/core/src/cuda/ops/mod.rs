@@ -6,7 +6,10 @@
 pub mod copy;
 pub mod elementwise;
 pub mod matmul;
+pub mod optim;
 pub mod reduce;
+pub mod rows;
+pub mod select;
 
 use crate::cuda::runtime::DeviceState;
 use crate::layout::Layout;
