@@ -165,9 +165,21 @@ def collectives(rec: Recorder, rank: int, world: int) -> None:
         a2a = torch.zeros(world)
         works.append(dist.all_to_all_single(a2a, torch.arange(float(world)) + 10 * rank, async_op=True))
         works.append(dist.barrier(async_op=True))
-        for w in works:
+        g_out = [torch.zeros(2) for _ in range(world)] if rank == 0 else None
+        works.append(dist.gather(torch.ones(2) * rank, g_out, dst=0, async_op=True))
+        s_out = torch.zeros(2)
+        works.append(dist.scatter(s_out, [torch.ones(2) * i for i in range(world)] if rank == 1 else None, src=1, async_op=True))
+        rs_out = torch.zeros(2)
+        works.append(dist.reduce_scatter_tensor(rs_out, torch.arange(2.0 * world) * (rank + 1), async_op=True))
+        rsl_out = torch.zeros(1)
+        works.append(dist.reduce_scatter(rsl_out, [torch.ones(1) * (i + rank) for i in range(world)], async_op=True))
+        a2a_list = [torch.zeros(1) for _ in range(world)]
+        works.append(dist.all_to_all(a2a_list, [torch.ones(1) * (10 * rank + j) for j in range(world)], async_op=True))
+        for w in reversed(works):  # waiting out of order must not matter
             w.wait()
-        return [t, b, *outs, r if rank == 0 else torch.zeros(0), into, a2a] + [torch.tensor(w.is_completed()) for w in works]
+        got = [t, b, *outs, r if rank == 0 else torch.zeros(0), into, a2a, *(g_out or []), s_out, rs_out, rsl_out, *a2a_list]
+        # (gloo's reduce_scatter Works report is_completed() False even after wait(): not compared)
+        return got + [torch.tensor(w.is_completed()) for w in works[:9]]
 
     rec.run("async/all", async_ops)
 
@@ -324,6 +336,16 @@ def ferrotorch_only(rec: Recorder, rank: int, world: int) -> None:
     rec.run("ours/all_to_all_single/split_mismatch", lambda: dist.all_to_all_single(torch.zeros(world), torch.zeros(sum(splits)), [1] * world, splits))
     dtype = torch.float64 if rank == 1 else torch.float32
     rec.run("ours/all_to_all/dtype_mismatch", lambda: dist.all_to_all([torch.zeros(1, dtype=dtype)] * world, [torch.zeros(1, dtype=dtype)] * world))
+    def future_of_mismatch() -> Any:
+        fut = dist.all_reduce(torch.ones(2 + (rank == 1)), async_op=True).get_future()
+        chained = fut.then(lambda f: f.value())
+        try:
+            fut.wait()
+        except RuntimeError:
+            pass
+        return chained.wait()
+
+    rec.run("ours/future_of_mismatch", future_of_mismatch)
     after = torch.ones(2)
     dist.all_reduce(after)
     rec.out["ours/after_mismatch"] = numpy_of(after)

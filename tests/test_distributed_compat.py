@@ -149,7 +149,44 @@ def test_cross_rank_mismatches_name_the_ranks(world, tmp_path_factory):
         dtype = held["ours/all_to_all/dtype_mismatch/message"]
         assert f"all_to_all on rank {rank}" in dtype and "torch.float64" in dtype, dtype
         assert held["ours/after_mismatch"].tolist() == [float(world)] * 2
+        future = held["ours/future_of_mismatch/message"]  # the Work's error, through a chained Future
+        assert future.startswith("Got the following error when running the callback: RuntimeError: ferrotorch.distributed: all_reduce on rank"), future
         if rank == 0:
             assert held["ours/monitored_barrier/first_missing/message"] == f"[Rank 0]: Rank {world - 1} failed to pass monitoredBarrier in 1000 ms"
             missing = ", ".join(str(r) for r in range(1, world))
             assert held["ours/monitored_barrier/all_missing/message"] == f"[Rank 0]: Ranks {missing} failed to pass monitoredBarrier in 1000 ms"
+        elif rank != world - 1:  # arrived, but rank 0 gave up and never acknowledged
+            assert held["ours/monitored_barrier/first_missing/message"].startswith(f"Rank {rank} successfully reached monitoredBarrier, but received errors")
+
+
+def _signature(obj: Any) -> List[tuple]:
+    import inspect
+
+    return [(p.name, p.default) for p in inspect.signature(obj).parameters.values()]
+
+
+@needs_torch
+@pytest.mark.parametrize(
+    "path",
+    ["P2POp.__init__", "algorithms.Join.__init__", "algorithms.Join.notify_join_context", "algorithms.JoinHook.main_hook", "algorithms.JoinHook.post_hook"],
+)
+def test_join_and_p2p_signatures_match_torch(path):
+    import torch.distributed as tdist
+
+    def lookup(root: Any) -> Any:
+        for part in path.split("."):
+            root = getattr(root, part)
+        return root
+
+    assert _signature(lookup(dist)) == _signature(lookup(tdist))
+
+
+@needs_torch
+@pytest.mark.parametrize("name", ["join", "join_hook", "no_sync"])
+def test_ddp_join_api_matches_torch(name):
+    import torch.nn.parallel as tpar
+
+    from ferrotorch.nn.parallel import DistributedDataParallel
+
+    assert _signature(getattr(DistributedDataParallel, name)) == _signature(getattr(tpar.DistributedDataParallel, name))
+    assert issubclass(DistributedDataParallel, dist.algorithms.Joinable)

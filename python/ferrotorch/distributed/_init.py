@@ -87,6 +87,20 @@ def is_torchelastic_launched() -> bool:
     return os.environ.get("TORCHELASTIC_RUN_ID") is not None
 
 
+def get_node_local_rank(fallback_rank: Optional[int] = None) -> int:
+    """This process's rank on its node: LOCAL_RANK (torchrun, our launcher), else Open MPI's
+    OMPI_COMM_WORLD_LOCAL_RANK (plain mpirun), else ``fallback_rank``."""
+    for name in ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"):
+        if name in os.environ:
+            return int(os.environ[name])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError(
+        "LOCAL_RANK is not in the environment. Consider passing fallback_rank to allow `get_node_local_rank` to work, "
+        "assuming you are not running in a multi-device context and want the code to run locally instead."
+    )
+
+
 def _default_group(op_name: str = "") -> ProcessGroup:
     if GroupMember.WORLD is None:
         raise ValueError("Default process group has not been initialized, please make sure to call init_process_group.")

@@ -60,7 +60,10 @@ def monitored_barrier(group: Optional[ProcessGroup] = None, timeout: Union[timed
         arrive = comm.Isend(np.array([me], np.int64), 0, _ARRIVE_TAG)
         if not _poll(pg, [arrive, comm.Irecv(token, 0, _ACK_TAG)], deadline):
             pg._broken = "monitored_barrier timed out"
-            raise RuntimeError(f"[Rank {pg.global_rank}]: monitored_barrier timed out after {ms} ms waiting for rank {pg.global_ranks[0]} to acknowledge")
+            raise RuntimeError(
+                f"Rank {pg.global_rank} successfully reached monitoredBarrier, but received errors while waiting for send/recv "
+                f"from rank {pg.global_ranks[0]} (no answer in {ms} ms). Please check rank {pg.global_ranks[0]} logs for faulty rank."
+            )
         return
     tokens = np.zeros(pg.size(), np.int64)
     recvs = {r: comm.Irecv(tokens[r : r + 1], r, _ARRIVE_TAG) for r in range(1, pg.size())}

@@ -130,7 +130,8 @@ class Future(Generic[T]):
 
 
 def collect_all(futures: List[Future]) -> Future[List[Future]]:
-    """A Future that completes, with the list ``futures``, once every one of them has."""
+    """A Future that completes, with the list ``futures``, once every one of them has (with
+    the first error among them, if any)."""
     out: Future[List[Future]] = Future()
     futures = list(futures)
     remaining = [len(futures)]
@@ -141,7 +142,8 @@ def collect_all(futures: List[Future]) -> Future[List[Future]]:
             remaining[0] -= 1
             last = remaining[0] == 0
         if last:
-            out.set_result(futures)
+            error = next((f._error for f in futures if f._error is not None), None)
+            out._complete(None if error else futures, error)
 
     def drive() -> None:
         for f in futures:
