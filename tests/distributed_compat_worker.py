@@ -205,6 +205,20 @@ def collectives(rec: Recorder, rank: int, world: int) -> None:
 
         rec.run(f"new_group/{name}", sub)
 
+    def subgroups() -> Any:
+        mine, every = dist.new_subgroups(group_size=2)
+        t = torch.tensor([float(rank + 1)])
+        dist.all_reduce(t, group=mine)
+        _, listed = dist.new_subgroups_by_enumeration([[0], list(range(1, world))])
+        return [t, torch.tensor([dist.get_rank(mine), dist.get_world_size(mine), len(every), len(listed), dist.get_rank(listed[-1])])]
+
+    rec.run("new_subgroups/pairs", subgroups)
+    for size in (None, 0, world + 1, 3):
+        rec.run(f"new_subgroups/error/group_size={size}", lambda size=size: dist.new_subgroups(group_size=size))
+    rec.run("new_subgroups/error/overlap", lambda: dist.new_subgroups_by_enumeration([[0, 1], [1]]))
+    rec.run("new_subgroups/error/empty", lambda: dist.new_subgroups_by_enumeration([]))
+    rec.out["backend_queries"] = [dist.is_backend_available("gloo"), dist.get_default_backend_for_device("cpu")]
+
     # Object collectives.
     def objects() -> Any:
         gathered: List[Any] = [None] * world

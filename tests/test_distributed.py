@@ -220,7 +220,8 @@ API = [
     "reduce_scatter", "reduce", "gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "new_group",
     "destroy_process_group", "get_rank", "get_world_size", "all_to_all_single", "get_backend",
     "all_to_all", "batch_isend_irecv", "monitored_barrier", "all_gather_object", "broadcast_object_list",
-    "gather_object", "scatter_object_list", "send_object_list", "recv_object_list",
+    "gather_object", "scatter_object_list", "send_object_list", "recv_object_list", "new_subgroups",
+    "new_subgroups_by_enumeration", "get_node_local_rank", "is_backend_available", "get_default_backend_for_device",
 ]
 
 

@@ -30,7 +30,7 @@ GLOO_REFUSES = ("all_to_all/uneven/", "all_gather_into_tensor/stack/")
 SECTIONS = [
     "all_to_all/even", "all_to_all_single/splits", "all_to_all_single/even", "all_gather_into_tensor/cat",
     "all_gather_into_tensor/empty", "reduce_scatter_tensor", "reduce_scatter/", "batch_isend_irecv",
-    "async/", "new_group", "objects", "monitored_barrier", "error/", "join/", "ddp/",
+    "async/", "new_group", "new_subgroups", "backend_queries", "objects", "monitored_barrier", "error/", "join/", "ddp/",
 ]
 
 _runs: Dict[tuple, List[Dict[str, Any]]] = {}

@@ -77,6 +77,28 @@ def is_nccl_available() -> bool:
     return bool(getattr(_core, "_nccl_available", lambda: False)())
 
 
+def is_backend_available(backend: str) -> bool:
+    """True if ``backend`` ("mpi", "gloo" or "nccl") can run here."""
+    checks = {"mpi": is_mpi_available, "gloo": is_gloo_available, "nccl": is_nccl_available}
+    check = checks.get(str(backend).lower())
+    return bool(check and check())
+
+
+def get_default_backend_for_device(device: Any) -> str:
+    """The backend PyTorch picks for a device type: gloo (served by MPI) for CPU, nccl for CUDA."""
+    kind = device if isinstance(device, str) else getattr(device, "type", str(device))
+    kind = kind.split(":")[0]
+    backends = {"cpu": "gloo", "cuda": "nccl"}
+    if kind not in backends:
+        raise ValueError(f"Default backend not registered for device : {device}")
+    return backends[kind]
+
+
+def get_pg_count() -> int:
+    """How many process groups exist (the default group and every ``new_group``)."""
+    return len(_groups)
+
+
 def is_initialized() -> bool:
     """True once ``init_process_group`` ran (and until ``destroy_process_group``)."""
     return GroupMember.WORLD is not None
