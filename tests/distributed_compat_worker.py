@@ -101,7 +101,23 @@ def collectives(rec: Recorder, rank: int, world: int) -> None:
             dist.all_to_all_single(out, x, outs if splits else None, ins if splits else None)
             return out
 
+        def a2a_transposed(dtype: str = dtype) -> Any:
+            # Into a non-contiguous output view: gloo writes its storage as if contiguous, so the
+            # test compares ours with gloo's contiguous result for the same input instead.
+            x = values((2 * world, 2), dtype, 7 + rank)
+            out = torch.zeros((2, 2 * world), dtype=getattr(torch, dtype)).t()
+            dist.all_to_all_single(out, x)
+            return out
+
+        def a2a_1d(dtype: str = dtype) -> Any:
+            x = values((world,), dtype, 3 + rank)
+            out = torch.zeros(world, dtype=getattr(torch, dtype))
+            dist.all_to_all_single(out, x)
+            return out
+
         rec.run(f"all_to_all_single/splits/{dtype}", a2a_single)
+        rec.run(f"all_to_all_single/transposed/{dtype}", a2a_transposed)
+        rec.run(f"all_to_all_single/1d/{dtype}", a2a_1d)
         rec.run(f"all_to_all_single/even/{dtype}", lambda dtype=dtype: a2a_single(dtype, False))
 
         def gather_into(dtype: str = dtype, stacked: bool = False, rows: int = 2) -> Any:
@@ -130,7 +146,14 @@ def collectives(rec: Recorder, rank: int, world: int) -> None:
                 dist.reduce_scatter(out, ins, getattr(dist.ReduceOp, red))
                 return out
 
+            def rs_transposed(dtype: str = dtype, red: str = red) -> Any:
+                x = values((3, world * 2), dtype, 19 + rank).t()
+                out = torch.zeros((2, 3), dtype=getattr(torch, dtype))
+                dist.reduce_scatter_tensor(out, x, getattr(dist.ReduceOp, red))
+                return out
+
             rec.run(f"reduce_scatter_tensor/{red}/{dtype}", rs_tensor)
+            rec.run(f"reduce_scatter_tensor/{red}/{dtype}/transposed", rs_transposed)
             rec.run(f"reduce_scatter_tensor/{red}/{dtype}/empty", lambda dtype=dtype, red=red: rs_tensor(dtype, red, 0))
             rec.run(f"reduce_scatter/{red}/{dtype}", rs_list)
 
@@ -250,6 +273,7 @@ def argument_errors(rec: Recorder, rank: int, world: int) -> None:
     rec.run("error/all_to_all/dtype", lambda: dist.all_to_all([z(2)] * world, [z(2, dtype=torch.float64)] * world))
     rec.run("error/all_to_all_single/split_sum", lambda: dist.all_to_all_single(z(world * 2), z(world * 2), [1] * world, [3] * world))
     rec.run("error/all_to_all_single/indivisible", lambda: dist.all_to_all_single(z(world + 1), z(world + 1)))
+    rec.run("error/all_to_all_single/non_contiguous_input", lambda: dist.all_to_all_single(z(2 * world, 3), z(3, 2 * world).t()))
     rec.run("error/all_to_all_single/dtype", lambda: dist.all_to_all_single(z(world), z(world, dtype=torch.int64)))
     rec.run("error/reduce_scatter/list_size", lambda: dist.reduce_scatter(z(2), [z(2)]))
     rec.run("error/all_gather/list_size", lambda: dist.all_gather([z(2)], z(2)))

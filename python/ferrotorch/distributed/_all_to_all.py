@@ -85,6 +85,8 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: Optiona
     check_cpu_tensor(output, name, "output")
     check_cpu_tensor(input, name, "input")
     _check_dtypes([output, input])
+    if not input.is_contiguous():  # as PyTorch (the output may be a view)
+        raise ValueError(f"Tensors must be contiguous: {name} got a non-contiguous input of shape {list(input.shape)}; pass input.contiguous()")
     p = pg.size()
 
     def splits(sizes: Optional[List[int]], t: Tensor, arg: str) -> List[int]:
