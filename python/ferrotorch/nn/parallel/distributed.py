@@ -126,10 +126,12 @@ class DistributedDataParallel(Module, Joinable):
 
     @property
     def join_device(self) -> Any:
+        """The device of the model's parameters (where the join all-reduces run)."""
         return self._ddp_params[0].device
 
     @property
     def join_process_group(self) -> Any:
+        """The process group this model averages over."""
         return self.process_group
 
     def _will_sync_module_buffers(self) -> bool:
