@@ -200,8 +200,8 @@ def test_single_process_api_and_argument_errors(tmp_path):
     assert out["avg"] == [0.0, 1.0, 2.0, 3.0]
     assert out["avg_int"].startswith("ValueError: all_reduce: ReduceOp.AVG needs a floating point")
     assert out["max_complex"].startswith("ValueError: all_reduce: ReduceOp.MAX is not defined for complex")
-    assert out["list_len"].startswith("ValueError: all_gather: tensor_list must be a list of 1 tensors")
-    assert out["into_size"].startswith("ValueError: all_gather_into_tensor: output tensor size must be equal to world_size")
+    assert out["list_len"].startswith("RuntimeError: all_gather: tensor_list must be a list of 1 tensors")
+    assert out["into_size"].startswith("RuntimeError: all_gather_into_tensor: output tensor size must be equal to world_size")
     assert out["bad_dst"].startswith("ValueError: reduce: dst=3 is not a rank of this group")
     assert out["not_tensor"].startswith("TypeError: all_reduce: tensor must be a Tensor")
     assert out["self_send"].startswith("ValueError: isend: Invalid destination rank")
@@ -219,6 +219,9 @@ API = [
     "init_process_group", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce_scatter_tensor",
     "reduce_scatter", "reduce", "gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "new_group",
     "destroy_process_group", "get_rank", "get_world_size", "all_to_all_single", "get_backend",
+    "all_to_all", "batch_isend_irecv", "monitored_barrier", "all_gather_object", "broadcast_object_list",
+    "gather_object", "scatter_object_list", "send_object_list", "recv_object_list", "new_subgroups",
+    "new_subgroups_by_enumeration", "get_node_local_rank", "is_backend_available", "get_default_backend_for_device",
 ]
 
 

@@ -247,6 +247,7 @@ from . import (  # noqa: E402
     distributed,
     fft,
     func,
+    futures,
     linalg,
     multiprocessing,
     nn,

@@ -16,11 +16,13 @@ that dies or hangs makes the others raise DistBackendError after the group's ``t
 
 from __future__ import annotations
 
+from . import algorithms
+from ._all_to_all import all_to_all, all_to_all_single
+from ._batch_p2p import P2POp, batch_isend_irecv
 from ._collectives import (
     all_gather,
     all_gather_into_tensor,
     all_reduce,
-    all_to_all_single,
     barrier,
     broadcast,
     gather,
@@ -36,14 +38,18 @@ from ._init import (
     default_pg_timeout,
     destroy_process_group,
     get_backend,
+    get_default_backend_for_device,
     get_global_rank,
     get_group_rank,
+    get_node_local_rank,
+    get_pg_count,
     get_process_group_ranks,
     get_rank,
     get_world_size,
     group,
     init_process_group,
     is_available,
+    is_backend_available,
     is_gloo_available,
     is_initialized,
     is_mpi_available,
@@ -51,19 +57,29 @@ from ._init import (
     is_torchelastic_launched,
     new_group,
 )
+from ._monitored_barrier import monitored_barrier
 from ._mpi_group import ProcessGroup
-from ._object_collectives import all_gather_object, broadcast_object_list
+from ._object_collectives import (
+    all_gather_object,
+    broadcast_object_list,
+    gather_object,
+    recv_object_list,
+    scatter_object_list,
+    send_object_list,
+)
 from ._point_to_point import irecv, isend, recv, send
 from ._reduce_op import ReduceOp
+from ._subgroups import new_subgroups, new_subgroups_by_enumeration
 from ._work import Work
 
 __all__ = [
-    "Backend", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError", "GroupMember",
-    "ProcessGroup", "ReduceOp", "Work", "all_gather", "all_gather_into_tensor", "all_gather_object",
-    "all_reduce", "all_to_all_single", "barrier", "broadcast", "broadcast_object_list",
-    "default_pg_timeout", "destroy_process_group", "gather", "get_backend", "get_global_rank",
-    "get_group_rank", "get_process_group_ranks", "get_rank", "get_world_size", "group",
-    "init_process_group", "irecv", "is_available", "is_gloo_available", "is_initialized",
-    "is_mpi_available", "is_nccl_available", "is_torchelastic_launched", "isend", "new_group",
+    "Backend", "DistBackendError", "algorithms", "DistError", "DistNetworkError", "DistStoreError", "GroupMember",
+    "P2POp", "ProcessGroup", "ReduceOp", "Work", "all_gather", "all_gather_into_tensor", "all_gather_object",
+    "all_reduce", "all_to_all", "all_to_all_single", "batch_isend_irecv", "gather_object", "monitored_barrier",
+    "recv_object_list", "scatter_object_list", "send_object_list", "barrier", "broadcast", "broadcast_object_list",
+    "default_pg_timeout", "destroy_process_group", "gather", "get_backend", "get_default_backend_for_device", "get_global_rank",
+    "get_group_rank", "get_node_local_rank", "get_pg_count", "get_process_group_ranks", "get_rank", "get_world_size", "group",
+    "init_process_group", "irecv", "is_available", "is_backend_available", "is_gloo_available", "is_initialized",
+    "is_mpi_available", "is_nccl_available", "is_torchelastic_launched", "isend", "new_group", "new_subgroups", "new_subgroups_by_enumeration",
     "recv", "reduce", "reduce_scatter", "reduce_scatter_tensor", "scatter", "send",
 ]

@@ -1,5 +1,5 @@
 """Collectives: ``all_reduce``, ``broadcast``, ``reduce``, ``all_gather``(``_into_tensor``),
-``reduce_scatter``(``_tensor``), ``gather``, ``scatter``, ``all_to_all_single``, ``barrier``.
+``reduce_scatter``(``_tensor``), ``gather``, ``scatter``, ``barrier`` (all_to_all: _all_to_all.py).
 
 Each checks its arguments locally, then the group exchanges headers (every rank must call
 the same collective with the same shape and dtype) and posts the MPI request on the
@@ -52,7 +52,7 @@ def _same_as(ts: List[Any], like: Tensor, op_name: str, arg: str) -> None:
     for i, t in enumerate(ts):
         check_cpu_tensor(t, op_name, f"{arg}[{i}]")
         if t.dtype != like.dtype or tuple(t.shape) != tuple(like.shape):
-            raise ValueError(
+            raise RuntimeError(
                 f"{op_name}: {arg}[{i}] has shape {list(t.shape)} and dtype {t.dtype}, the tensor has "
                 f"shape {list(like.shape)} and dtype {like.dtype}; they must match"
             )
@@ -61,7 +61,7 @@ def _same_as(ts: List[Any], like: Tensor, op_name: str, arg: str) -> None:
 def _count(ts: Optional[List[Any]], pg: ProcessGroup, op_name: str, arg: str) -> List[Any]:
     if not isinstance(ts, (list, tuple)) or len(ts) != pg.size():
         n = len(ts) if isinstance(ts, (list, tuple)) else ts
-        raise ValueError(f"{op_name}: {arg} must be a list of {pg.size()} tensors (the group size), got {n!r}")
+        raise RuntimeError(f"{op_name}: {arg} must be a list of {pg.size()} tensors (the group size), got {n!r}")
     return list(ts)
 
 
@@ -186,9 +186,9 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: O
     check_cpu_tensor(output_tensor, name, "output_tensor")
     check_cpu_tensor(input_tensor, name, "input_tensor")
     if output_tensor.dtype != input_tensor.dtype:
-        raise TypeError(f"{name}: output tensor must have the same type as input tensor ({output_tensor.dtype} vs {input_tensor.dtype})")
+        raise RuntimeError(f"{name}: output tensor must have the same type as input tensor ({output_tensor.dtype} vs {input_tensor.dtype})")
     if output_tensor.numel() != input_tensor.numel() * pg.size():
-        raise ValueError(
+        raise RuntimeError(
             f"{name}: output tensor size must be equal to world_size times input tensor size "
             f"(output {list(output_tensor.shape)}, input {list(input_tensor.shape)}, world size {pg.size()})"
         )
@@ -214,9 +214,9 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM,
     check_cpu_tensor(input, name, "input")
     check_reduction(op, input.dtype, name)
     if output.dtype != input.dtype:
-        raise TypeError(f"{name}: input tensor must have the same type as output tensor ({input.dtype} vs {output.dtype})")
+        raise RuntimeError(f"{name}: input tensor must have the same type as output tensor ({input.dtype} vs {output.dtype})")
     if input.numel() != output.numel() * pg.size():
-        raise ValueError(
+        raise RuntimeError(
             f"{name}: input tensor must be the same size as output size times world size "
             f"(input {list(input.shape)}, output {list(output.shape)}, world size {pg.size()})"
         )
@@ -281,43 +281,6 @@ def scatter(tensor: Tensor, scatter_list: Optional[List[Tensor]] = None, src: Op
         out.finish()
 
     return pg.submit(name, tensor_meta(tensor), root, data, [tensor], async_op)
-
-
-def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: Optional[List[int]] = None, input_split_sizes: Optional[List[int]] = None, group: Optional[ProcessGroup] = None, async_op: bool = False) -> Optional[Work]:
-    """Splits ``input`` along dim 0 and sends piece i to rank i; ``output`` receives the pieces in rank order."""
-    name = "all_to_all_single"
-    pg = resolve_group(group, name)
-    if pg is None:
-        return None
-    check_cpu_tensor(output, name, "output")
-    check_cpu_tensor(input, name, "input")
-    if output.dtype != input.dtype:
-        raise TypeError(f"{name}: output and input must have the same dtype ({output.dtype} vs {input.dtype})")
-    p = pg.size()
-
-    def splits(sizes: Optional[List[int]], t: Tensor, arg: str) -> List[int]:
-        rows = t.shape[0] if t.ndim else 1
-        if not sizes:
-            if rows % p:
-                raise ValueError(f"{name}: {arg} has {rows} rows, not divisible by the group size {p}; pass {arg}_split_sizes")
-            return [rows // p] * p
-        if len(sizes) != p or sum(sizes) != rows:
-            raise ValueError(f"{name}: {arg}_split_sizes {list(sizes)} must have {p} entries summing to {rows}")
-        return list(sizes)
-
-    ins, outs = splits(input_split_sizes, input, "input"), splits(output_split_sizes, output, "output")
-    row_numel = input.numel() // max(input.shape[0], 1) if input.ndim else 1
-    meta = (tensor_meta(input)[0], ())  # shapes may differ across ranks here
-
-    def data() -> Iterator[list]:
-        send, out = as_buffer(input, False), as_buffer(output, False)
-        item = send.array.dtype.itemsize * row_numel
-        sc, rc = [s * item for s in ins], [s * item for s in outs]
-        sd, rd = list(np.cumsum([0] + sc[:-1])), list(np.cumsum([0] + rc[:-1]))
-        yield pg.post("Alltoallv", [send.raw(), (sc, sd)], [out.raw(), (rc, rd)])
-        out.finish()
-
-    return pg.submit(name, meta, 0, data, [output], async_op)
 
 
 def barrier(group: Optional[ProcessGroup] = None, async_op: bool = False, device_ids: Optional[List[int]] = None, timeout: Optional[timedelta] = None) -> Optional[Work]:

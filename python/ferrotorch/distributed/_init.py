@@ -77,6 +77,28 @@ def is_nccl_available() -> bool:
     return bool(getattr(_core, "_nccl_available", lambda: False)())
 
 
+def is_backend_available(backend: str) -> bool:
+    """True if ``backend`` ("mpi", "gloo" or "nccl") can run here."""
+    checks = {"mpi": is_mpi_available, "gloo": is_gloo_available, "nccl": is_nccl_available}
+    check = checks.get(str(backend).lower())
+    return bool(check and check())
+
+
+def get_default_backend_for_device(device: Any) -> str:
+    """The backend PyTorch picks for a device type: gloo (served by MPI) for CPU, nccl for CUDA."""
+    kind = device if isinstance(device, str) else getattr(device, "type", str(device))
+    kind = kind.split(":")[0]
+    backends = {"cpu": "gloo", "cuda": "nccl"}
+    if kind not in backends:
+        raise ValueError(f"Default backend not registered for device : {device}")
+    return backends[kind]
+
+
+def get_pg_count() -> int:
+    """How many process groups exist (the default group and every ``new_group``)."""
+    return len(_groups)
+
+
 def is_initialized() -> bool:
     """True once ``init_process_group`` ran (and until ``destroy_process_group``)."""
     return GroupMember.WORLD is not None
@@ -85,6 +107,20 @@ def is_initialized() -> bool:
 def is_torchelastic_launched() -> bool:
     """True when started by a torchrun-style launcher (ferrotorch's sets TORCHELASTIC_RUN_ID)."""
     return os.environ.get("TORCHELASTIC_RUN_ID") is not None
+
+
+def get_node_local_rank(fallback_rank: Optional[int] = None) -> int:
+    """This process's rank on its node: LOCAL_RANK (torchrun, our launcher), else Open MPI's
+    OMPI_COMM_WORLD_LOCAL_RANK (plain mpirun), else ``fallback_rank``."""
+    for name in ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"):
+        if name in os.environ:
+            return int(os.environ[name])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError(
+        "LOCAL_RANK is not in the environment. Consider passing fallback_rank to allow `get_node_local_rank` to work, "
+        "assuming you are not running in a multi-device context and want the code to run locally instead."
+    )
 
 
 def _default_group(op_name: str = "") -> ProcessGroup:

@@ -19,11 +19,11 @@ from ._work import Work
 
 _HEADER_TAG = 7
 _MAX_DIMS = 10
-_HEADER_LEN = 6 + _MAX_DIMS
+_HEADER_LEN = 7 + _MAX_DIMS  # seq, op, dtype, root, ndim, numel, dims..., blocking
 
 _OPS = [
     "barrier", "all_reduce", "broadcast", "reduce", "all_gather", "all_gather_into_tensor",
-    "reduce_scatter_tensor", "reduce_scatter", "gather", "scatter", "all_to_all_single",
+    "reduce_scatter_tensor", "reduce_scatter", "gather", "scatter", "all_to_all_single", "all_to_all",
 ]
 _DTYPES = [
     "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
@@ -161,6 +161,7 @@ class ProcessGroup:
         mine = np.zeros(_HEADER_LEN, np.int64)
         mine[:6] = (seq, _OPS.index(op_name), dtype, root, len(shape), int(np.prod(shape)) if shape else 1)
         mine[6 : 6 + min(len(shape), _MAX_DIMS)] = shape[:_MAX_DIMS]
+        mine[-1] = work._blocking
         theirs = np.zeros((self._size, _HEADER_LEN), np.int64)
         sends, recvs = [], {}
         for r in range(self._size):
@@ -171,6 +172,10 @@ class ProcessGroup:
         yield sends + list(recvs.values())
         for r in recvs:
             self._check_header(op_name, r, mine, theirs[r])
+        # MPI never matches a blocking collective with a nonblocking one: if any rank called
+        # this one with async_op=True, all post the nonblocking form.
+        if not all(theirs[r][-1] for r in recvs):
+            work._blocking = self._posting_blocking = False
 
     def _check_header(self, op_name: str, r: int, mine: np.ndarray, theirs: np.ndarray) -> None:
         me, other = self.global_rank, self.global_ranks[r]
@@ -181,7 +186,7 @@ class ProcessGroup:
                 f"{where}: rank {other} called {their_op} (its collective #{theirs[0]}) while this rank called "
                 f"{op_name} (#{mine[0]}); all ranks must call the same collectives in the same order"
             )
-        if theirs[2] != mine[2] or theirs[4] != mine[4] or theirs[5] != mine[5] or np.any(theirs[6:] != mine[6:]):
+        if theirs[2] != mine[2] or theirs[4] != mine[4] or theirs[5] != mine[5] or np.any(theirs[6:-1] != mine[6:-1]):
             nd_t, nd_m = min(int(theirs[4]), _MAX_DIMS), min(int(mine[4]), _MAX_DIMS)
             raise RuntimeError(
                 f"{where}: rank {other} passed a tensor of {_describe(theirs[6 : 6 + nd_t], int(theirs[2]))}, "

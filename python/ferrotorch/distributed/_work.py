@@ -35,6 +35,7 @@ class Work:
         self._done = False
         self._error: Optional[BaseException] = None
         self._source_rank = -1
+        self._future: Any = None
         self.waiting_on: Callable[[], List[int]] = lambda: []  # ranks a header stage still awaits
         self._steps = make_steps(self)
         group._track(self)
@@ -58,6 +59,8 @@ class Work:
     def _finish(self, error: Optional[BaseException]) -> None:
         self._done, self._error, self._requests = True, error, []
         self._group._forget(self)
+        if self._future is not None and not self._future._done:
+            self._future._complete(None if error else self._result, error)
 
     def _poll(self, may_post: bool) -> None:
         """Advances past every stage whose requests completed; posts data only if ``may_post``."""
@@ -129,6 +132,28 @@ class Work:
         self.wait()
         return self._result
 
+    def get_future(self) -> Any:
+        """A ``ferrotorch.futures.Future`` that completes with the output tensors (or the
+        error) when this operation does; ``wait()`` on it drives the operation."""
+        from ..futures import Future
+
+        if self._future is None:
+            fut: Future = Future()
+            self._future = fut
+            if self._done:
+                fut._complete(None if self._error else self._result, self._error)
+            else:
+
+                def drive() -> None:
+                    try:
+                        self.wait()
+                    except Exception as e:  # noqa: BLE001 - the Future carries it
+                        if not fut._done:  # a timeout: the Work itself never finished
+                            fut._complete(None, e)
+
+                fut._drive, fut._poll = drive, self.is_completed
+        return self._future
+
     def source_rank(self) -> int:
         """The rank a completed ``irecv`` received from."""
         self.wait()
@@ -141,6 +166,7 @@ class CompletedWork(Work):
     def __init__(self, result: Optional[List[Any]] = None) -> None:  # noqa: D107
         self._result = result or []
         self._done, self._error, self._data_posted, self._source_rank = True, None, True, -1
+        self._future = None
         self.op_name = "noop"
 
     def is_completed(self) -> bool:

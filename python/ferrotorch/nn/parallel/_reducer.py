@@ -1,8 +1,11 @@
 """The gradient reducer behind DistributedDataParallel: parameters are packed into buckets
 (in reverse registration order, roughly the order backward produces their gradients); a
-hook after each parameter's gradient accumulation copies it into its bucket, and a full
-bucket starts an asynchronous averaging all-reduce at once, while backward goes on. When
-the last bucket is started, the reducer waits for all and writes the averages back."""
+hook after each parameter's gradient accumulation copies it into its bucket, and buckets
+start their asynchronous summing all-reduces as soon as they are full, in bucket order (so
+every rank, and a joined rank shadowing them, issues the same sequence) while backward goes
+on. When the last bucket is started, the reducer waits for all and writes the sums divided
+by the world size (or, under ``join(divide_by_initial_world_size=False)``, by the number of
+ranks still training) back into ``.grad``."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from ... import _core
-from ...distributed import ReduceOp, all_reduce
+from ...distributed import ReduceOp, Work, all_reduce
 
 Tensor = _core.Tensor
 FIRST_BUCKET_BYTES = 1024 * 1024  # the first bucket is small, so communication starts early
@@ -61,8 +64,12 @@ class Reducer:
                 self.where[i] = (b, pos)
         self.ready = [False] * len(params)
         self.used = np.ones(len(params), np.uint8)
+        # The last all-reduced used-parameter flags: a joined rank contributes these (as
+        # PyTorch's does), so a parameter used in the last iteration stays "used" for it.
+        self.global_used = np.zeros(len(params), np.uint8)
         self.expect_backward = False  # a forward ran and its reduction has not finished
-        self.buckets_launched = 0
+        self.next_bucket = 0  # buckets start in index order
+        self.active_ranks: Optional[Work] = None  # under join: how many ranks still train
         self.grad_seen = False  # a backward delivered gradients for the pending reduction
         self.enabled = True  # False inside no_sync(): gradients only accumulate
         self.handles = [p.register_post_accumulate_grad_hook(self._hook(i)) for i, p in enumerate(params)]
@@ -86,7 +93,7 @@ class Reducer:
                 "`find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`."
             )
         self.ready = [False] * len(self.params)
-        self.buckets_launched = 0
+        self.next_bucket = 0
         self.grad_seen = False
         for b in self.buckets:
             b.pending, b.work = len(b.indices), None
@@ -110,13 +117,24 @@ class Reducer:
         else:
             b.view[off : off + n] = np.asarray(g.detach()).reshape(-1)
         b.pending -= 1
-        if b.pending == 0:
-            b.work = all_reduce(b.flat, ReduceOp.AVG, group=self.group, async_op=True)
-            self.buckets_launched += 1
-            if self.buckets_launched == len(self.buckets):
+        while self.next_bucket < len(self.buckets) and self.buckets[self.next_bucket].pending == 0:
+            nb = self.buckets[self.next_bucket]
+            nb.work = all_reduce(nb.flat, ReduceOp.SUM, group=self.group, async_op=True)
+            self.next_bucket += 1
+            if self.next_bucket == len(self.buckets):
                 self.finalize()
-        else:
-            self.group._progress()  # lets requests in flight move while backward runs
+                return
+        self.group._progress()  # lets requests in flight move while backward runs
+
+    def set_active_ranks(self, work: Optional[Work], divide_by_initial_world_size: bool) -> None:
+        """Under join: the all-reduce counting the ranks that still train divides the
+        gradients, unless they are divided by the initial world size."""
+        self.active_ranks = None if divide_by_initial_world_size else work
+
+    def _divisor(self) -> float:
+        if self.active_ranks is None:
+            return float(self.group.size())
+        return float(self.active_ranks.result()[0].item())
 
     def finalize(self) -> None:
         """Waits for every bucket and writes the averaged gradients into ``.grad``."""
@@ -124,18 +142,28 @@ class Reducer:
         if self.find_unused:
             flags = _core.from_numpy(self.used.copy())
             all_reduce(flags, ReduceOp.MAX, group=self.group)
-            globally_used = np.asarray(flags)
+            globally_used = self.global_used = np.asarray(flags).copy()
+        divisor = self._divisor()
         for b in self.buckets:
             b.work.wait()
             for pos, i in enumerate(b.indices):
                 p = self.params[i]
                 off, n = b.offsets[pos], b.sizes[pos]
-                avg = b.view[off : off + n]
+                avg = b.view[off : off + n] / divisor
                 if p.grad is not None:
                     np.asarray(p.grad.detach()).reshape(-1)[:] = avg
                 elif globally_used[i]:
                     p.grad = _core.from_numpy(avg.copy()).reshape(tuple(p.shape))
         self.expect_backward = False
+
+    def shadow_backward(self) -> None:
+        """On a joined rank: the collectives of one backward, contributing zero gradients."""
+        for b in self.buckets:
+            all_reduce(_core.zeros_like(b.flat), ReduceOp.SUM, group=self.group)
+        if self.find_unused:
+            flags = _core.from_numpy(self.global_used.copy())
+            all_reduce(flags, ReduceOp.MAX, group=self.group)
+            self.global_used = np.asarray(flags).copy()
 
     def remove_hooks(self) -> None:
         for h in self.handles:
