@@ -78,6 +78,9 @@ def cummin(input: Tensor, dim: int) -> Any:
 
 def aminmax(input: Tensor, *, dim: Optional[int] = None, keepdim: bool = False) -> Any:
     """``(min, max)`` of the whole tensor or along ``dim``, as a named tuple."""
+    if input.is_complex():
+        kind = "ComplexFloat" if input.dtype.itemsize == 8 else "ComplexDouble"
+        raise TypeError(f"aminmax not implemented for {kind}")
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")

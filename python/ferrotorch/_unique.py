@@ -106,10 +106,19 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     return _pack(firsts.reshape(firsts.shape[0], *rest).movedim(0, dim), inverse, counts, return_inverse, return_counts)
 
 
+# PyTorch's C++ names of the dtypes bincount has no kernel for, as its error spells them.
+_KERNEL_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
 def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: int = 0) -> Tensor:
     """Counts of each non-negative integer (weighted sums with ``weights``)."""
-    if input.ndim != 1 or input.is_floating_point():
+    if input.is_floating_point() or input.is_complex() or input.dtype == _core.bool:
+        name = _KERNEL_TYPE_NAMES[str(input.dtype).split(".")[-1]]
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{name}\'')
+    if input.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    # Any integer dtype counts; index_add takes int64 positions.
+    input = input.long()
     if input.numel() and int(input.min().item()) < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     n = max(minlength, int(input.max().item()) + 1 if input.numel() else 0)

@@ -24,6 +24,27 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # PyTorch's median along a dim reads a stride-0 (expanded) input wrongly: values that
         # are not in the input (torch.ones(1, 3).expand(5, 3).median(0) is not all ones).
         return "pytorch median of expanded input"
+    extreme_float = any(s.get("values") == "extreme" and s["dtype"] in ("float32",) + HALF for s in case["inputs"])
+    sums = ("mean_all", "std_all", "table.sum", "table.mean", "table.nansum", "table.nanmean", "sum_dtype_arg", "table.std", "table.var")
+    if case["op"].startswith(sums) and any(s.get("values") == "extreme" and "float" in s["dtype"] for s in case["inputs"]):
+        # PyTorch's partial sums overflow to inf (or inf - inf = nan) on values near the range
+        # whose sum or mean is representable (float32 accumulates in float32; its full std/var
+        # subtracts that mean); ours accumulates float32 in float64 and rescales a float64
+        # sum that overflowed, so it stays finite.
+        return "pytorch float32 sum overflow"
+    if case["op"] in ("F.gelu", "table.gelu") and dtypes == {"float32"}:
+        # PyTorch's float32 erf is off by up to ~5e-5 relative in the negative tail (gelu(-3) is
+        # -0.00404969...; PyTorch -0.00404987, ours -0.0040497): beyond the tolerance.
+        return "pytorch float32 erf tail"
+    if case["op"] in ("F.gelu", "table.gelu") and extreme_float:
+        # PyTorch's gelu computes x (1 + erf) before halving: inf beyond half the float32 range
+        # (gelu(2e38) is inf in float32 and bfloat16), where the value is x.
+        return "pytorch gelu overflow"
+    products = ("matmul", "mm", "bmm", "dot", "einsum_ij_jk", "F.linear", "table.matmul")
+    if case["op"].startswith(products) and any(s.get("values") == "extreme" for s in case["inputs"]):
+        # Products beyond the range: whether a row gives inf or NaN (inf - inf) depends on the
+        # order of accumulation and on fused multiply-adds (exact products), both valid IEEE.
+        return "overflowing products: accumulation order"
     int_target = any(isinstance(a, dict) and a.get("dtype") in ("int8", "int16", "int32", "int64", "uint8") for a in args)
     if int_target and any(s.get("values") in ("special", "extreme") and "float" in s["dtype"] for s in case["inputs"]):
         # A NaN, inf or out-of-range float cast to an integer type is undefined in C++: PyTorch's
@@ -33,25 +54,4 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
 
 
 # op name -> what differs (see the fuzz report for a reproducing case of each).
-KNOWN: Dict[str, str] = {
-    "masked_fill": "a mask of more dims than the input is refused; a complex value into a bool tensor",
-    "clamp_both": "a complex bound with a real tensor: computed where PyTorch refuses",
-    "clamp_": "a complex bound with a real tensor: computed where PyTorch refuses",
-    "arange": "non-finite / overflowing bounds: different error or none",
-    "getitem_tensor": "an index tensor into a zero-size dim: bounds checked where PyTorch has nothing to index",
-    "pow_scalar": "int tensor ** complex scalar refused as a negative integer power",
-    "rpow_scalar": "int/complex scalar promotion edge cases",
-    "table.clamp_min": "clamp of a bool tensor is refused (PyTorch promotes)",
-    "maximum_scalar_t": "clamp of bool / complex: refused differently",
-    "table.logsumexp": "dim=() without keepdim: PyTorch raises (its output shape check), ours reduces all",
-    "mean_all": "mean of values near the float range: ours finite, PyTorch inf",
-    "F.cross_entropy": "0-d input and integer / empty inputs: error class",
-    "F.cosine_similarity": "complex / half / bool inputs: dtype rule differs",
-    "F.hardswish": "subnormal inputs: inf vs 0 edge",
-    "bincount": "non-int64 inputs and float inputs: error class",
-    "getitem_slice": "0-d slicing: error class",
-    # PyTorch's float32 erf is off by up to ~5e-5 relative in the negative tail (gelu(-3) is
-    # -0.00404969...; PyTorch -0.00404987, ours -0.0040497).
-    "F.gelu": "float32 tail accuracy: PyTorch's own error exceeds the tolerance",
-    "table.gelu": "float32 tail accuracy: PyTorch's own error exceeds the tolerance",
-}
+KNOWN: Dict[str, str] = {}

@@ -200,8 +200,9 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """x * sigmoid(x)."""
-    _floating_only("silu_cpu", input)
+    """x * sigmoid(x) (complex inputs too, as in PyTorch)."""
+    if not input.is_complex():
+        _floating_only("silu_cpu", input)
     return _apply(input, lambda x: x.silu(), inplace)
 
 
@@ -222,7 +223,9 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     _floating_only("hardswish_cpu", input)
     # PyTorch's gradient is 0 at -3 and 1 at 3: the quadratic piece is the open interval.
     # x * 0 below -3: -0.0, and NaN at -inf (-inf * 0), as PyTorch's x * relu6(x + 3) / 6.
-    return _apply(input, lambda x: where(x <= -3.0, x * 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x)), inplace)
+    # Above 3 PyTorch's x * 6 / 6 overflows to inf near the range of float32 (the compute type
+    # of bfloat16 too) and float64; float16 computes in float32, where x * 6 always fits.
+    return _apply(input, lambda x: where(x <= -3.0, x * 0.0, where(x < 3.0, x * (x + 3.0) / 6.0, x if x.dtype == _core.float16 else x * 6.0 / 6.0)), inplace)
 
 
 @op_entry("softplus")

@@ -273,8 +273,8 @@ def _rows(input: Tensor, target: Tensor) -> tuple:
     """(scores [M, C], targets [M]) with classes last, one row per (sample, position)."""
     if input.ndim == 1:
         return input.unsqueeze(0), target.reshape(1)
-    c = input.shape[1]
-    return input.movedim(1, -1).reshape(-1, c), target.reshape(-1)
+    # The row count from the target (checked to be [N, *spatial]): -1 cannot be inferred when C is 0.
+    return input.movedim(1, -1).reshape(target.numel(), input.shape[1]), target.reshape(-1)
 
 
 @op_entry("nll_loss")
@@ -316,11 +316,15 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if tuple(target.shape) == tuple(input.shape) and not target.dtype.is_floating_point:
+        # A target shaped like the input is read as class probabilities (0-d inputs included).
+        raise RuntimeError(f"cross_entropy: Expected floating point type for target with class probabilities, got {_dtype_name(target.dtype)}")
     if input.ndim < 1:
         raise IndexError(f"cross_entropy: Dimension out of range (expected to be in range of [-1, 0], but got 1) (input has {input.ndim} dimensions)")
     cdim = 0 if input.ndim == 1 else 1
     c = input.shape[cdim]
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and input.numel():
+        # log_softmax passes an empty input of any dtype through; nll_loss checks the rest.
         kernel = "log_softmax_lastdim_kernel_impl" if cdim == input.ndim - 1 else "log_softmax_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(input.dtype)}\'')
     logp = input.log_softmax(cdim)

@@ -125,7 +125,10 @@ fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        if nbytes < 2 * HUGE {
+        // Beyond 1 GiB the advice costs more than it saves: with THP defrag on "madvise" each
+        // fault compacts memory synchronously (ones(2**31) took 4x PyTorch's time).
+        const MAX_ADVISED: usize = 1 << 30;
+        if !(2 * HUGE..=MAX_ADVISED).contains(&nbytes) {
             return;
         }
         let start = (ptr as usize).next_multiple_of(HUGE);

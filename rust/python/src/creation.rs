@@ -362,7 +362,7 @@ pub fn arange(
         DType::I64
     });
     finish(
-        Tensor::arange(start.to_f64(), end.to_f64(), step.to_f64(), dt).py()?,
+        Tensor::arange_scalars(start, end, step, dt).py()?,
         dev,
         requires_grad,
     )

@@ -129,9 +129,12 @@ impl PyTensor {
 
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = parse_index(key)?;
+        // An int beyond int64 fails as Python unpacks it, before any index is looked at.
+        let unpackable = !value.is_instance_of::<PyInt>() || value.extract::<i64>().is_ok();
         let v = value_tensor(value, &self.t).map_err(|e| {
             // PyTorch reports a bad index before a value the dtype cannot hold.
             match self.t.index(&items) {
+                Err(_) if !unpackable => e,
                 Err(ie) => crate::errors::to_py(ie),
                 Ok(_) => e,
             }
@@ -459,6 +462,27 @@ pub fn _stack_shared(tensors: Vec<PyRef<'_, PyTensor>>, dim: i64) -> PyResult<Py
     Ok(PyTensor::new(Tensor::stack_shared(&ts, dim).py()?))
 }
 
+/// PyTorch's check of a number beside tensor `t` in `where`: it must fit the result dtype
+/// (a half result takes it as inf instead).
+fn where_number_fits(t: &Tensor, number: &Bound<'_, PyAny>) -> PyResult<()> {
+    use ferrotorch::dtype::{result_type, Operand};
+    if let Some(s) = extract_scalar(number)? {
+        let me = if t.ndim() == 0 {
+            Operand::ZeroDim(t.dtype())
+        } else {
+            Operand::Dim(t.dtype())
+        };
+        let dt = result_type(
+            &[me, Operand::Scalar(s.category())],
+            crate::tensor::default_dtype(),
+        );
+        if !matches!(dt, DType::F16 | DType::BF16) {
+            ferrotorch::scalar_range::check_fits("where", s, dt).py()?;
+        }
+    }
+    Ok(())
+}
+
 /// `torch.where(condition, input, other)` (numbers allowed for input/other).
 #[pyfunction]
 #[pyo3(name = "_where3")]
@@ -471,11 +495,13 @@ pub fn where3(
         (Ok(a), Ok(b)) => (a.borrow().t.clone(), b.borrow().t.clone()),
         (Ok(a), Err(_)) => {
             let a = a.borrow().t.clone();
+            where_number_fits(&a, other)?;
             let b = crate::tensor::operand_tensor(&a, other, "where")?;
             (a, b)
         }
         (Err(_), Ok(b)) => {
             let b = b.borrow().t.clone();
+            where_number_fits(&b, input)?;
             let a = crate::tensor::operand_tensor(&b, input, "where")?;
             (a, b)
         }

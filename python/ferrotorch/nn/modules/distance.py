@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from ... import _core
+from ..._index_ops import where
 from ..._op_entry import op_entry
+from .._functional_loss import _dtype_name
 from .module import Module
 
 Tensor = _core.Tensor
@@ -19,14 +21,20 @@ def _vector_norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
 
 def _clamp_value_only(x: Tensor, low: float) -> Tensor:
     # max(x, low) in value; the gradient passes through unchanged (PyTorch clamps under no_grad).
+    # Only values below `low` are shifted: an infinite norm stays inf (inf - inf would be NaN).
     d = x.detach()
-    return x + (d.clamp_min(low) - d)
+    return where(d < low, x + (low - d), x)
 
 
 @op_entry("cosine_similarity")
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, after broadcasting."""
+    common = _core.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"cosine_similarity: expected common dtype to be floating point, yet common dtype is {_dtype_name(common)}")
     shape = _core.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    # Only integer (and bool) inputs are cast; a half input keeps its dtype for its norm, as in PyTorch.
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
     a, b = x1.expand(tuple(shape)), x2.expand(tuple(shape))
     na = _clamp_value_only(a.norm(2, dim, keepdim=True), eps)
     nb = _clamp_value_only(b.norm(2, dim, keepdim=True), eps)

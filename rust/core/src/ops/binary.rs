@@ -302,6 +302,16 @@ fn compare<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [bool]) {
     }
 }
 
+/// Whether arithmetic of a half tensor with Python number `s` must run in float32: PyTorch
+/// computes half ops in float32 with the number as a float, so a number beyond the half
+/// range (x * 70000 with x = 0.8) does not overflow before the product is rounded.
+fn half_needs_float_scalar(op: BinaryOp, s: Scalar, dt: DType) -> bool {
+    matches!(dt, DType::F16 | DType::BF16)
+        && matches!(op, Add | Sub | Mul | Div)
+        && matches!(s, Scalar::Int(_) | Scalar::Float(_))
+        && crate::scalar_range::overflows(s, dt)
+}
+
 /// Forward of a binary op, outside autograd.
 pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype().is_complex() || b.dtype().is_complex() {
@@ -580,20 +590,58 @@ impl Tensor {
     /// A binary op with a Python scalar on the right, promoted as PyTorch promotes scalars.
     pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
         refuse_bool_sub(op, s)?;
-        if op == Pow && !self.dtype().is_float() && matches!(s, Scalar::Int(v) if v < 0) {
+        let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
+        if op == Pow {
+            if let Some(out) = self.pow_scalar_special(s, dt)? {
+                return Ok(out);
+            }
+        }
+        if half_needs_float_scalar(op, s, dt) {
+            let wide = self.to_dtype(DType::F32)?;
+            return wide
+                .binary(op, &scalar_operand(op, s, DType::F32))?
+                .to_dtype(dt);
+        }
+        self.binary(op, &scalar_operand(op, s, dt))
+    }
+
+    /// PyTorch's pow(Tensor, Scalar) before its kernel: integers refuse negative integer
+    /// powers; an integer or bool result is all ones for exponent 0 and the input for 1, and
+    /// any other exponent must fit the result dtype, as must a half type's.
+    fn pow_scalar_special(&self, s: Scalar, dt: DType) -> Result<Option<Tensor>> {
+        let int_like = |d: DType| !d.is_float() && !d.is_complex();
+        if int_like(self.dtype()) && matches!(s, Scalar::Int(v) if v < 0) {
             bail!(
                 Runtime,
                 "pow: Integers to negative integer powers are not allowed."
             );
         }
-        let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
-        self.binary(op, &scalar_operand(op, s, dt))
+        if int_like(dt) {
+            match s.to_complex() {
+                (re, im) if re == 0.0 && im == 0.0 => {
+                    return Ok(Some(Tensor::ones(self.shape(), dt)?))
+                }
+                (re, im) if re == 1.0 && im == 0.0 => {
+                    return Ok(Some(self.to_dtype(dt)?.clone_tensor()?))
+                }
+                _ => crate::scalar_range::check_fits("pow", s, dt)?,
+            }
+        } else if matches!(dt, DType::F16 | DType::BF16) && s.to_f64() != 0.0 && s.to_f64() != 1.0 {
+            crate::scalar_range::check_fits("pow", s, dt)?;
+        }
+        Ok(None)
     }
 
     /// A binary op with a Python scalar on the left (`2 - t`).
     pub fn rbinary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
         refuse_bool_sub(op, s)?;
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
+        if half_needs_float_scalar(op, s, dt) {
+            let wide = self.to_dtype(DType::F32)?;
+            return scalar_operand(op, s, DType::F32)
+                .binary(op, &wide)?
+                .to_dtype(dt);
+        }
         scalar_operand(op, s, dt).binary(op, self)
     }
 

@@ -8,6 +8,7 @@ use crate::dtype::{result_type, Operand};
 use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
 use crate::ops::complex_copy::{complex_slice, complex_slice_mut, host_only};
+use crate::ops::{complex_arc, complex_logexp};
 use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Element, Error, Result, Scalar, Tensor};
 use rustfft::num_complex::Complex;
@@ -157,6 +158,7 @@ fn binary_kernel<F: Part>(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
         BinaryOp::Sub => zip(x, y, o, |p, q| p - q),
         BinaryOp::Mul => zip(x, y, o, |p, q| p * q),
         BinaryOp::Div => zip(x, y, o, div),
+        BinaryOp::LogAddExp => zip(x, y, o, complex_logexp::log_add_exp_as),
         _ => zip(x, y, o, pow),
     }
 }
@@ -191,7 +193,7 @@ pub fn binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &b.copy_as(DType::Bool)?,
         );
     }
-    if !matches!(op, Add | Sub | Mul | Div | Pow | Eq | Ne) {
+    if !matches!(op, Add | Sub | Mul | Div | Pow | LogAddExp | Eq | Ne) {
         return Err(binary_unsupported(op, common));
     }
     host_only(op.name(), a)?;
@@ -229,6 +231,7 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         Sub => "SubBackward0",
         Mul => "MulBackward0",
         Div => "DivBackward0",
+        LogAddExp => "LogaddexpBackward0",
         _ => "PowBackward1",
     };
     Ok(record(name, out, &[a, b], &[a, b], true, move |g, s| {
@@ -241,6 +244,7 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 let ga = g.div(&b.conj()?)?;
                 (ga.clone(), ga.mul(&y.conj()?)?.neg()?)
             }
+            LogAddExp => complex_logexp::log_add_exp_grads(g, a, b, y)?,
             _ => {
                 // d/da a^b = b a^(b-1), 0 where b == 0; d/db a^b = a^b ln a, 0 where a == 0.
                 let one = Scalar::Float(1.0);
@@ -262,6 +266,13 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `x` with zeros where `mask` holds.
 fn zero_where(mask: &Tensor, x: &Tensor) -> Result<Tensor> {
     mask.where_(&Tensor::zeros(&[], x.dtype())?, x)
+}
+
+/// `f` evaluated in f64 (the inverse trigonometric kernels are written once, in f64).
+#[inline(always)]
+fn in_f64<F: Part>(z: Complex<F>, f: fn(Complex<f64>) -> Complex<f64>) -> Complex<F> {
+    let w = f(Complex::new(z.re.to_f64(), z.im.to_f64()));
+    Complex::new(F::from_f64(w.re), F::from_f64(w.im))
 }
 
 /// The complex kernel of a unary op, or None when complex numbers do not have it.
@@ -289,6 +300,10 @@ fn unary_kernel<F: Part>(op: UnaryOp, x: &[Complex<F>], o: &mut [Complex<F>]) ->
         Cosh => map(x, o, |z| z.cosh()),
         Tanh => map(x, o, |z| z.tanh()),
         Sigmoid => map(x, o, |z| div(one, one + (-z).exp())),
+        Silu => map(x, o, |z| div(z, one + (-z).exp())),
+        Asin => map(x, o, |z| in_f64(z, complex_arc::asin)),
+        Acos => map(x, o, |z| in_f64(z, complex_arc::acos)),
+        Atan => map(x, o, |z| in_f64(z, complex_arc::atan)),
         _ => return None,
     }
     Some(())
@@ -396,6 +411,22 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
                     let y = y()?;
                     y.mul(&y.neg()?.add_scalar(f(1.0))?)?
                 }
+                Silu => {
+                    // s (1 + z (1 - s)) with s = sigmoid(z).
+                    let s = x.unary(Sigmoid)?;
+                    let one_minus = s.neg()?.add_scalar(f(1.0))?;
+                    s.mul(&x.mul(&one_minus)?.add_scalar(f(1.0))?)?
+                }
+                // 1 / sqrt(1 - z^2) for asin (negated for acos); 1 / (1 + z^2) for atan.
+                Asin | Acos => {
+                    let r = x.mul(x)?.neg()?.add_scalar(f(1.0))?.unary(Rsqrt)?;
+                    if op == Acos {
+                        r.neg()?
+                    } else {
+                        r
+                    }
+                }
+                Atan => x.mul(x)?.add_scalar(f(1.0))?.reciprocal()?,
                 _ => return Err(unary_unsupported(op, x.dtype())),
             };
             Ok(vec![Some(g.mul(&d.conj()?)?)])

@@ -1,7 +1,25 @@
-//! Linear reductions and scans of complex tensors: the real and imaginary parts reduce
-//! independently, so they run on the real view (whose views carry the gradient).
+//! Reductions and scans of complex tensors: linear ones run on the real view (the real and
+//! imaginary parts reduce independently, and the views carry the gradient); `prod` multiplies
+//! (re, im) pairs row by row.
 
-use crate::{Result, Scalar, Tensor};
+use crate::autograd::record;
+use crate::ops::complex_copy::{complex_slice, complex_slice_mut};
+use crate::ops::complex_math::Part;
+use crate::ops::reduce::{to_rows, Rows};
+use crate::{DType, Result, Scalar, Tensor};
+use rustfft::num_complex::Complex;
+
+/// The product of each row of `rows` into `out`, in the order the row is stored.
+fn prod_rows<F: Part>(rows: &Rows, out: &Tensor) {
+    let src = complex_slice::<F>(&rows.data);
+    let o = unsafe { complex_slice_mut::<F>(out) };
+    for (k, v) in o.iter_mut().enumerate() {
+        let row = &src[k * rows.inner..(k + 1) * rows.inner];
+        *v = row
+            .iter()
+            .fold(Complex::new(F::one(), F::zero()), |a, &b| a * b);
+    }
+}
 
 impl Tensor {
     /// `sum` over `dims` (already resolved; empty only for a 0-d tensor).
@@ -53,6 +71,59 @@ impl Tensor {
         s.add(&m)
     }
 
+    /// `prod` over `dims` (already resolved). The gradient of each element is g times the
+    /// conjugate of the product of the others (computed without dividing by a zero).
+    pub(crate) fn complex_prod(&self, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+        crate::ops::complex_copy::host_only("prod", self)?;
+        let out = self.complex_prod_values(dims, keepdim)?;
+        let rd: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
+        Ok(record(
+            "ProdBackward1",
+            out,
+            &[self],
+            &[self],
+            false,
+            move |g, s| {
+                let x = s[0].detach();
+                let zero = x.eq_scalar(Scalar::Float(0.0))?;
+                let one = Tensor::ones(&[], x.dtype())?;
+                let safe = zero.where_(&one, &x)?;
+                let rdu: Vec<usize> = rd.iter().map(|&d| d as usize).collect();
+                let nonzero_prod = safe.complex_prod_values(&rdu, true)?;
+                let zeros = zero.to_dtype(DType::I64)?.sum_dims(&rd, true)?;
+                let nothing = Tensor::zeros(&[], x.dtype())?;
+                // No zero in the row: prod / x; one zero: the others' product at the zero, 0 elsewhere.
+                let no_zero = zeros.eq_scalar(Scalar::Int(0))?;
+                let one_zero = zeros.eq_scalar(Scalar::Int(1))?;
+                let at_zero = one_zero.where_(&nonzero_prod, &nothing)?;
+                let elsewhere = no_zero.where_(&nonzero_prod.div(&safe)?, &nothing)?;
+                let others = zero.where_(&at_zero, &elsewhere)?;
+                let g = if keepdim {
+                    g.clone()
+                } else {
+                    unsqueeze_dims(g, &rdu)?
+                };
+                Ok(vec![Some(g.mul(&others.conj()?)?)])
+            },
+        ))
+    }
+
+    /// The forward of `complex_prod`, outside autograd.
+    fn complex_prod_values(&self, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+        let rows = to_rows(self, dims)?;
+        let shape = if keepdim {
+            &rows.keep_shape
+        } else {
+            &rows.drop_shape
+        };
+        let out = Tensor::uninit(shape, self.dtype())?;
+        match self.dtype() {
+            DType::C64 => prod_rows::<f32>(&rows, &out),
+            _ => prod_rows::<f64>(&rows, &out),
+        }
+        Ok(out)
+    }
+
     /// `cumsum` along `dim` (already wrapped).
     pub(crate) fn complex_cumsum(&self, dim: usize) -> Result<Tensor> {
         if self.ndim() == 0 {
@@ -63,4 +134,13 @@ impl Tensor {
             .contiguous()?
             .view_as_complex()
     }
+}
+
+/// `g` with the reduced `dims` (ascending) put back as size-1 dims.
+fn unsqueeze_dims(g: &Tensor, dims: &[usize]) -> Result<Tensor> {
+    let mut g = g.clone();
+    for &d in dims {
+        g = g.unsqueeze(d as i64)?;
+    }
+    Ok(g)
 }

@@ -1,7 +1,7 @@
-//! Tensors made from nothing: full, ones, arange, linspace, eye.
+//! Tensors made from nothing: full, ones, arange (its checks in arange.rs), linspace, eye.
 
 use crate::error::InOp;
-use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+use crate::{with_dtype, DType, Element, Result, Scalar, Tensor};
 
 impl Tensor {
     /// A tensor of `shape` filled with `value`.
@@ -31,29 +31,10 @@ impl Tensor {
         }
     }
 
-    /// `arange(start, end, step)`; the length is ceil((end - start) / step), as in PyTorch.
+    /// `arange(start, end, step)` with float bounds (see [`Tensor::arange_scalars`]).
     pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
-        if step == 0.0 {
-            bail!(Runtime, "arange: step must be nonzero");
-        }
-        if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-            bail!(
-                Runtime,
-                "arange: upper bound and larger bound inconsistent with step sign"
-            );
-        }
-        if dtype.is_complex() {
-            return Err(crate::Error::complex_unsupported("arange_cpu", dtype));
-        }
-        let n = ((end - start) / step).ceil().max(0.0) as usize;
-        let t = Tensor::uninit(&[n], dtype).op("arange")?;
-        with_dtype!(dtype, T => {
-            let o: &mut [T] = unsafe { t.contiguous_slice_mut() };
-            for (i, v) in o.iter_mut().enumerate() {
-                *v = if dtype.is_float() { T::from_f64(start + i as f64 * step) } else { T::from_i64((start + i as f64 * step) as i64) };
-            }
-        });
-        Ok(t)
+        let f = Scalar::Float;
+        Tensor::arange_scalars(f(start), f(end), f(step), dtype)
     }
 
     /// `linspace(start, end, steps)`: computed from both ends, as PyTorch does, for symmetry.

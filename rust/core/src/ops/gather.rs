@@ -27,6 +27,68 @@ fn index_values(op: &str, index: &Tensor) -> Result<Vec<i64>> {
     index.try_to_vec::<i64>()
 }
 
+/// PyTorch's checks of `index_add`, in its order: a vector index of int32/int64, a source of
+/// the input's dtype with one slice per index and the input's shape elsewhere.
+fn check_index_add(x: &Tensor, dim: usize, index: &Tensor, source: &Tensor) -> Result<()> {
+    if index.ndim() > 1 {
+        bail!(
+            Index,
+            "index_add_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {}",
+            index.ndim(),
+            index.dtype().scalar_type_name(),
+            fmt_shape(index.shape())
+        );
+    }
+    if !matches!(index.dtype(), DType::I64 | DType::I32) {
+        bail!(
+            Runtime,
+            "index_add_(): Expected dtype int32/int64 for index but got: {}",
+            index.dtype().scalar_type_name()
+        );
+    }
+    if x.dtype() != source.dtype() {
+        bail!(
+            Runtime,
+            "index_add_(): self ({}) and source ({}) must have the same scalar type",
+            x.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        );
+    }
+    if dim != 0 && dim >= source.ndim() {
+        bail!(
+            Runtime,
+            "index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim {}",
+            source.ndim()
+        );
+    }
+    let per_dim = if source.ndim() == 0 {
+        1
+    } else {
+        source.shape()[dim]
+    };
+    if index.numel() != per_dim {
+        bail!(
+            Runtime,
+            "index_add_(): Number of indices ({}) should be equal to source.size(dim): ({per_dim}), for dim: {dim}",
+            index.numel()
+        );
+    }
+    let (mut xs, mut ss) = (x.shape().to_vec(), source.shape().to_vec());
+    if x.ndim() > 0 && source.ndim() > 0 {
+        xs.remove(dim);
+        ss.remove(dim);
+    }
+    if xs != ss {
+        bail!(
+            Runtime,
+            "index_add(): source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {} source.shape = {}",
+            fmt_shape(x.shape()),
+            fmt_shape(source.shape())
+        );
+    }
+    Ok(())
+}
+
 /// Offsets into `x` of every position of `shape` with `dim` zeroed (the base of each lookup).
 fn base_offsets(x_layout: &Layout, shape: &[usize], dim: usize) -> Result<Vec<usize>> {
     let mut strides: Vec<usize> = x_layout.strides.clone();
@@ -296,6 +358,13 @@ impl Tensor {
     /// The host kernel of `index_select`, on the input viewed as at least 1-D.
     fn index_select_host(&self, d: usize, index: &Tensor) -> Result<Tensor> {
         let idx = index_values("index_select", index)?;
+        if self.ndim() == 0 && idx.len() != 1 {
+            bail!(
+                Runtime,
+                "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+                idx.len()
+            );
+        }
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
         // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
@@ -329,6 +398,7 @@ impl Tensor {
         alpha: Scalar,
     ) -> Result<Tensor> {
         let d = wrap_dim("index_add", dim, self.ndim())?;
+        check_index_add(self, d, index, source)?;
         let on_cuda: Option<Result<Tensor>> =
             crate::cuda_forward!("index_add", [self, index, source], |dev| {
                 crate::cuda::ops::select::index_add(
@@ -377,10 +447,14 @@ impl Tensor {
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
+        if self.numel() == 0 {
+            // PyTorch returns before reading any index when there is nothing to add to.
+            return self.clone_tensor();
+        }
         if idx.iter().any(|&i| i < 0 || i >= size) {
             bail!(
                 Index,
-                "index_add(): index out of range for dimension {d} with size {size}"
+                "index_add(): index out of range in self (dimension {d} with size {size})"
             );
         }
         let src = if alpha == Scalar::Int(1) {
@@ -391,15 +465,6 @@ impl Tensor {
         let src = src.as_1d_if_scalar();
         let mut expect = x.shape().to_vec();
         expect[d] = idx.len();
-        if src.shape() != expect.as_slice() {
-            bail!(
-                Runtime,
-                "index_add(): source {} should have shape {} for index of length {}",
-                fmt_shape(source.shape()),
-                fmt_shape(&expect),
-                idx.len()
-            );
-        }
         let mut ishape = vec![1usize; x.ndim()];
         ishape[d] = idx.len();
         let wrapped: Vec<i64> = idx
@@ -457,7 +522,7 @@ impl Tensor {
         ))
     }
 
-    /// `masked_fill(mask, value)`.
+    /// `masked_fill(mask, value)`: `value` where `mask` holds, broadcast over both shapes.
     pub fn masked_fill(&self, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
         if mask.dtype() != DType::Bool {
             bail!(
@@ -468,16 +533,9 @@ impl Tensor {
         }
         crate::layout::broadcast_shapes("masked_fill", self.shape(), mask.shape())?;
         let v = value.to_dtype(self.dtype())?;
-        let out = mask.where_(&v, self)?;
-        if out.shape() != self.shape() {
-            bail!(
-                Runtime,
-                "masked_fill: mask {} does not broadcast to the input {}",
-                fmt_shape(mask.shape()),
-                fmt_shape(self.shape())
-            );
-        }
-        Ok(out)
+        // Out of place, the input broadcasts to the mask too (PyTorch expands both); the
+        // in-place form keeps the input's shape (apply_inplace checks it).
+        mask.where_(&v, self)
     }
 }
 

@@ -58,6 +58,14 @@ impl Tensor {
                 _ => 0,
             })
             .sum();
+        // A bad step is a ValueError before any count of dims (PyTorch unpacks slices first).
+        for it in items {
+            if let TensorIndex::Slice { step, .. } = it {
+                if *step <= 0 {
+                    bail!(Value, "step must be greater than zero (got {step})");
+                }
+            }
+        }
         if consumed > self.ndim() {
             bail!(
                 Index,
@@ -207,6 +215,12 @@ impl Tensor {
         let n: usize = bshape.iter().product();
         let mut lin = crate::alloc_size::try_vec(n)?;
         lin.resize(n, 0i64);
+        let rest: Vec<usize> = (0..v.ndim()).filter(|d| !dims.contains(d)).collect();
+        if n > 0 && sizes.contains(&0) {
+            bail!(Index, "index is out of bounds for dimension with size 0");
+        }
+        // As in PyTorch, indices are checked as elements are read: an empty result reads none.
+        let reads = rest.iter().all(|&d| v.shape()[d] > 0);
         let mut mult = 1i64;
         for (k, (d, t)) in adv.iter().enumerate().rev() {
             let size = sizes[k] as i64;
@@ -215,6 +229,9 @@ impl Tensor {
                 .broadcast_to(&bshape)?
                 .try_to_vec::<i64>()?;
             for (l, &i) in lin.iter_mut().zip(&vals) {
+                if !reads {
+                    continue;
+                }
                 if i < -size || i >= size {
                     bail!(
                         Index,
@@ -225,7 +242,6 @@ impl Tensor {
             }
             mult *= size;
         }
-        let rest: Vec<usize> = (0..v.ndim()).filter(|d| !dims.contains(d)).collect();
         let mut perm: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
         perm.extend(rest.iter().map(|&d| d as i64));
         let mut flat_shape: Vec<i64> = vec![sizes.iter().product::<usize>() as i64];

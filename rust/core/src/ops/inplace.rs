@@ -59,6 +59,14 @@ impl Tensor {
         others: &[&Tensor],
         f: impl FnOnce(&Tensor) -> Result<Tensor>,
     ) -> Result<()> {
+        // PyTorch lets only these write into an expanded tensor (fills, and index puts with a
+        // deprecation warning); every elementwise kernel refuses.
+        if !matches!(
+            op,
+            "fill_" | "zero_" | "masked_fill_" | "index_put_" | "conj_physical_" | "data"
+        ) {
+            self.check_no_internal_overlap(op)?;
+        }
         let base = self.view_base();
         let base_grad = base.as_ref().is_some_and(|b| b.requires_grad());
         let tracking = is_grad_enabled()

@@ -1,8 +1,11 @@
 //! Tensor operations. Each primitive keeps its forward and its backward together.
 
+pub mod arange;
 pub mod binary;
 pub mod broadcast_blocks;
+pub(crate) mod complex_arc;
 pub mod complex_copy;
+pub(crate) mod complex_logexp;
 pub mod complex_math;
 pub mod complex_reduce;
 pub mod complex_view;

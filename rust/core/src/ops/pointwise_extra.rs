@@ -9,6 +9,36 @@ fn f(v: f64) -> Scalar {
     Scalar::Float(v)
 }
 
+/// The dtype `clamp` computes in, as PyTorch's clamp.Scalar decides it: a float tensor keeps
+/// its dtype (a complex bound does not fit it), any other promotes with the bounds (a bool
+/// tensor with int bounds becomes int64); complex and bool results have no kernel.
+fn clamp_dtype(dt: DType, min: Option<Scalar>, max: Option<Scalar>) -> Result<DType> {
+    use crate::dtype::{result_type, Operand};
+    let complex =
+        || crate::Error::NotImplemented("clamp is not supported for complex types".into());
+    if dt.is_complex() {
+        return Err(complex());
+    }
+    if dt.is_float() {
+        // clamp_bounds refuses a bound the dtype cannot hold (a complex one among them).
+        return Ok(dt);
+    }
+    let mut ops = vec![Operand::Dim(dt)];
+    ops.extend(
+        min.into_iter()
+            .chain(max)
+            .map(|s| Operand::Scalar(s.category())),
+    );
+    match result_type(&ops, DType::F32) {
+        d if d.is_complex() => Err(complex()),
+        DType::Bool => bail!(
+            NotImplemented,
+            "clamp: \"clamp_scalar_cpu\" not implemented for 'Bool'"
+        ),
+        d => Ok(d),
+    }
+}
+
 impl Tensor {
     /// `clamp(min, max)` with tensor bounds (either may be absent): `minimum(maximum(x, min),
     /// max)`, so the result dtype promotes and gradients reach the bounds too; ties split the
@@ -19,6 +49,19 @@ impl Tensor {
                 Runtime,
                 "clamp: At least one of 'min' or 'max' must not be None"
             );
+        }
+        if let (Some(lo), Some(hi)) = (min, max) {
+            let dt = crate::dtype::promote_types(
+                crate::dtype::promote_types(self.dtype(), lo.dtype()),
+                hi.dtype(),
+            );
+            if dt == DType::Bool {
+                // One bound alone is maximum/minimum, which take bools; both need clamp's kernel.
+                bail!(
+                    NotImplemented,
+                    "clamp: \"clamp_cpu\" not implemented for 'Bool'"
+                );
+            }
         }
         let mut out = self.clone();
         if let Some(lo) = min {
@@ -40,27 +83,7 @@ impl Tensor {
                 "clamp: At least one of 'min' or 'max' must not be None"
             );
         }
-        if self.dtype() == DType::Bool {
-            bail!(
-                NotImplemented,
-                "clamp: \"clamp_cpu\" not implemented for 'Bool'"
-            );
-        }
-        if self.dtype().is_complex() {
-            return Err(crate::Error::NotImplemented(
-                "clamp is not supported for complex types".into(),
-            ));
-        }
-        let dt = if self.dtype().is_float()
-            || !min
-                .into_iter()
-                .chain(max)
-                .any(|s| matches!(s, Scalar::Float(_)))
-        {
-            self.dtype()
-        } else {
-            DType::F32
-        };
+        let dt = clamp_dtype(self.dtype(), min, max)?;
         let x = self.to_dtype(dt)?;
         let (min, max) = crate::scalar_range::clamp_bounds(dt, min, max)?;
         let lo = min.map(|s| Tensor::scalar(s, dt));

@@ -171,7 +171,18 @@ fn sum_f32(x: &[f32]) -> f32 {
 
 #[inline(always)]
 fn sum_f64(x: &[f64]) -> f64 {
-    crate::cpu::lanes::sum(x)
+    let s = crate::cpu::lanes::sum(x);
+    if s.is_finite() || s.is_nan() {
+        return s;
+    }
+    // A partial sum overflowed: again scaled down by 2^k > len (no partial sum can overflow
+    // then), so the result is finite whenever the sum is.
+    if x.iter().any(|v| v.is_infinite()) {
+        return s;
+    }
+    let k = (usize::BITS - x.len().leading_zeros()) as i32;
+    let down: Vec<f64> = x.iter().map(|v| v * 2f64.powi(-k)).collect();
+    crate::cpu::lanes::sum(&down) * 2f64.powi(k)
 }
 
 /// Column sums of `x` viewed as `rows` rows of `out.len()`: rows are added into the output
@@ -325,18 +336,21 @@ impl Tensor {
         } else {
             "min_values_cpu"
         })?;
+        // Dims are checked in the order given, each for a zero size before any repeat is seen.
+        for &d in dims {
+            let d = wrap_dim(name, d, self.ndim())?;
+            if self.ndim() > 0 && self.shape()[d] == 0 {
+                bail!(
+                    Index,
+                    "{name}(): Expected reduction dim {d} to have non-zero size."
+                );
+            }
+        }
         let rd = reduce_dims(name, dims, self.ndim())?;
         if dims.is_empty() && self.numel() == 0 {
             bail!(
                 Runtime,
                 "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
-            );
-        }
-        if rd.iter().any(|&d| self.shape()[d] == 0) {
-            bail!(
-                Index,
-                "{name}(): Expected reduction dim {} to have non-zero size.",
-                rd[0]
             );
         }
         let gpu = crate::cuda_forward!(name, [self], |d| {
@@ -376,7 +390,6 @@ impl Tensor {
     /// `max(dim)` / `min(dim)`: values and int64 indices; the gradient goes to the index.
     pub fn max_dim(&self, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
         let name = if is_max { "max" } else { "min" };
-        self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         let d = wrap_dim(name, dim, self.ndim())?;
         if self.ndim() > 0 && self.shape()[d] == 0 {
             bail!(
@@ -384,6 +397,7 @@ impl Tensor {
                 "{name}(): Expected reduction dim {d} to have non-zero size."
             );
         }
+        self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         let rd: Vec<usize> = if self.ndim() == 0 { vec![] } else { vec![d] };
         let rows = to_rows(self, &rd)?;
         let idx = self.reduce_out(&rows, keepdim, DType::I64)?;
@@ -469,7 +483,9 @@ impl Tensor {
     /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
     pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let rd = reduce_dims("prod", dims, self.ndim())?;
-        self.refuse_complex("prod_cpu")?;
+        if self.dtype().is_complex() {
+            return self.complex_prod(&rd, keepdim);
+        }
         let (out_dt, cd) = accum_dtypes(self.dtype());
         let rows = to_rows(&self.to_dtype_raw(cd)?, &rd)?;
         let out = self.reduce_out(&rows, keepdim, cd)?;

@@ -206,6 +206,9 @@ impl Tensor {
     /// `logcumsumexp(dim)`: log of the running sum of exponentials, shifted by the running
     /// maximum so that large inputs neither overflow nor lose the small terms.
     pub fn logcumsumexp(&self, dim: i64) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            return self.complex_logcumsumexp(dim);
+        }
         if !self.dtype().is_float() {
             bail!(
                 NotImplemented,

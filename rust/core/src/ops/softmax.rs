@@ -159,6 +159,15 @@ impl Tensor {
     /// `logsumexp(dims, keepdim)`, stable: max + log(sum(exp(x - max))).
     pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         crate::ops::reduce::reduce_dims("logsumexp", dims, self.ndim())?;
+        if dims.is_empty() && !keepdim && self.ndim() > 0 && self.numel() > 0 {
+            // PyTorch reduces everything for dim=() but adds back its kept-dim maxima, which
+            // do not fit the squeezed result.
+            bail!(
+                Runtime,
+                "logsumexp: output with shape [] doesn't match the broadcast shape {}",
+                crate::error::fmt_shape(&vec![1; self.ndim()])
+            );
+        }
         if self.dtype().is_complex() {
             return self.complex_logsumexp(dims, keepdim);
         }
