@@ -234,14 +234,15 @@ fn gelu_tanh<F: Float>(x: F) -> F {
     half * x * (F::one() + inner.tanh())
 }
 
-/// d/dx of the tanh GELU: 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) u'.
+/// d/dx of the tanh GELU. With s = sigmoid(2u): 0.5 (1 + tanh u) = s and
+/// 0.5 x (1 - tanh^2 u) u' = x s (1 - s) 2u', which keeps the negative tail from cancelling.
 #[inline(always)]
 fn gelu_tanh_grad<F: Float>(x: F) -> F {
-    let (half, k) = (F::from_f64c(0.5), F::from_f64c(0.044715));
-    let c = F::from_f64c(SQRT_2_OVER_PI);
-    let t = (c * (x + k * x * x * x)).tanh();
-    let du = c * (F::one() + F::from_f64c(3.0) * k * x * x);
-    half * (F::one() + t) + half * x * (F::one() - t * t) * du
+    let k = F::from_f64c(0.044715);
+    let c2 = F::from_f64c(2.0 * SQRT_2_OVER_PI);
+    let s = sigmoid(c2 * (x + k * x * x * x));
+    let du2 = c2 * (F::one() + F::from_f64c(3.0) * k * x * x);
+    s * (F::one() + x * (F::one() - s) * du2)
 }
 
 fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
