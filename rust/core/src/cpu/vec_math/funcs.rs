@@ -90,12 +90,7 @@ pub(super) fn ln<V: F32Vec>(x: V) -> V {
     let y = p * f * z;
     let y = e.mul_add(sp(-2.121_944_4e-4), y);
     let y = z.neg_mul_add(sp(0.5), y);
-    let r = e.mul_add(sp(0.693_359_375), f + y);
-    let zero = sp::<V>(0.0);
-    let r = V::select(x.lt(zero), sp(f32::NAN), r);
-    let r = V::select(x.eq(zero), sp(f32::NEG_INFINITY), r);
-    let r = V::select(x.eq(sp(f32::INFINITY)), x, r);
-    V::select(x.is_nan(), x, r)
+    e.mul_add(sp(0.693_359_375), f + y).log_specials(x)
 }
 
 /// tanh: an odd Taylor polynomial below |x| = 0.25 (relative accuracy near 0), else

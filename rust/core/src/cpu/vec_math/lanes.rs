@@ -44,6 +44,9 @@ pub(super) trait F32Vec:
     fn split_exponent(self) -> (Self, Self);
     /// `|self|` with the sign of `s`.
     fn copysign(self, s: Self) -> Self;
+    /// `self` where `x` is positive and finite, else log's value at `x`: NaN for NaN and
+    /// negatives, -inf for zeros, inf for inf.
+    fn log_specials(self, x: Self) -> Self;
 }
 
 /// Bits of sqrt(1/2): subtracting it puts the mantissa boundary at sqrt(1/2) instead of 1.
@@ -163,18 +166,16 @@ impl F32Vec for F32x16 {
     fn mul_pow2(self, n: Self) -> Self {
         unsafe { Self(_mm512_scalef_ps(self.0, n.0)) }
     }
+    // getmant/getexp read subnormals as they are: m in [1, 2), e = floor(log2 x).
     #[inline(always)]
     fn split_exponent(self) -> (Self, Self) {
         unsafe {
-            let small = self.lt(Self::splat(f32::MIN_POSITIVE));
-            let x = Self::select(small, self * Self::splat(TWO_23), self);
-            let bits = _mm512_castps_si512(x.0);
-            let k =
-                _mm512_srai_epi32::<23>(_mm512_sub_epi32(bits, _mm512_set1_epi32(SQRT_HALF_BITS)));
-            let m = _mm512_castsi512_ps(_mm512_sub_epi32(bits, _mm512_slli_epi32::<23>(k)));
-            let e = Self(_mm512_cvtepi32_ps(k));
-            let lift = Self::select(small, Self::splat(23.0), Self::splat(0.0));
-            (Self(m), e - lift)
+            let m = _mm512_getmant_ps::<_MM_MANT_NORM_1_2, _MM_MANT_SIGN_SRC>(self.0);
+            let e = _mm512_getexp_ps(self.0);
+            let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(m, _mm512_set1_ps(std::f32::consts::SQRT_2));
+            let m = _mm512_mask_mul_ps(m, big, m, _mm512_set1_ps(0.5));
+            let e = _mm512_mask_add_ps(e, big, e, _mm512_set1_ps(1.0));
+            (Self(m), Self(e))
         }
     }
     #[inline(always)]
@@ -184,6 +185,16 @@ impl F32Vec for F32x16 {
             let (a, b) = (_mm512_castps_si512(self.0), _mm512_castps_si512(s.0));
             let r = _mm512_or_si512(_mm512_andnot_si512(sign, a), _mm512_and_si512(sign, b));
             Self(_mm512_castsi512_ps(r))
+        }
+    }
+    // One fixupimm: a 4-bit response per input class, class k in bits 4k..4k+4. Classes:
+    // QNaN, SNaN, zero, +1, -inf, +inf, negative, positive; responses: 0 keep self,
+    // 1 x, 2 x quieted, 3 default NaN, 4 -inf, 5 +inf, 8 +0.
+    #[inline(always)]
+    fn log_specials(self, x: Self) -> Self {
+        unsafe {
+            let table = _mm512_set1_epi32(0x0353_8421);
+            Self(_mm512_fixupimm_ps::<0>(self.0, x.0, table))
         }
     }
 }
@@ -298,5 +309,13 @@ impl F32Vec for F32x8 {
                 _mm256_and_ps(sign, s.0),
             ))
         }
+    }
+    #[inline(always)]
+    fn log_specials(self, x: Self) -> Self {
+        let zero = Self::splat(0.0);
+        let r = Self::select(x.lt(zero), Self::splat(f32::NAN), self);
+        let r = Self::select(x.eq(zero), Self::splat(f32::NEG_INFINITY), r);
+        let r = Self::select(x.eq(Self::splat(f32::INFINITY)), x, r);
+        Self::select(x.is_nan(), x, r)
     }
 }
