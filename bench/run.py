@@ -228,6 +228,12 @@ def loader_cases() -> List[Case]:
     return cases
 
 
+def activation_cases() -> List[Case]:
+    from bench import activations
+
+    return activations.cases(Case)
+
+
 def run(cases: List[Case], repeats: int) -> List[dict]:
     rows = []
     for case in cases:
@@ -269,9 +275,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description="ferrotorch vs PyTorch vs NumPy")
     ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,conv,training,loader,memory,distributed")
+    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,activations,conv,training,loader,memory,distributed")
     args = ap.parse_args(argv)
-    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list, "distributed": list}
+    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "activations": activation_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list, "distributed": list}
     chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}")
     print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")

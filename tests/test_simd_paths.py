@@ -9,6 +9,7 @@ import pytest
 
 import ferrotorch as torch
 import ferrotorch.nn.functional as F
+from torch_oracle import needs_torch, pt
 
 LEVELS = ["baseline", "avx2", "avx512"]
 
@@ -19,6 +20,7 @@ def erfc(a):
 
 CASES = {
     "exp": (lambda t: t.exp(), np.exp),
+    "log": (lambda t: t.abs().log(), lambda a: np.log(np.abs(a))),
     "tanh": (lambda t: t.tanh(), np.tanh),
     "sigmoid": (lambda t: t.sigmoid(), lambda a: 1 / (1 + np.exp(-a))),
     "silu": (lambda t: F.silu(t), lambda a: a / (1 + np.exp(-a))),
@@ -102,3 +104,63 @@ def test_gelu_backward_fused_matches_formula_at_every_level(restore_level):
         xr = x.clone().requires_grad_()
         F.gelu(xr).sum().backward()
         np.testing.assert_allclose(xr.grad.double().numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+GRAD_CASES = {
+    "gelu": lambda t: F.gelu(t),
+    "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+    "silu": F.silu,
+    "tanh": torch.tanh,
+    "sigmoid": torch.sigmoid,
+    "log": lambda t: t.abs().log(),
+}
+
+
+@needs_torch
+@pytest.mark.parametrize("name", sorted(GRAD_CASES))
+def test_backward_kernels_match_pytorch_at_every_level(name, restore_level):
+    # Values across the tails, the specials, and a strided gradient; float64 PyTorch is the reference.
+    g0 = torch.Generator().manual_seed(1)
+    x = torch.cat([torch.linspace(-12, 12, 4001), torch.randn(70_000, generator=g0) * 3,
+                   torch.tensor([0.0, -0.0, 1e-40, -1e-40, 30.0, -30.0, 1e30, -1e30])])
+    g = (torch.randn(2 * x.numel(), generator=g0))[::2]
+    xt = pt.tensor(x.double().numpy(), requires_grad=True)
+    (want,) = pt.autograd.grad(_pt_op(name)(xt), xt, pt.tensor(g.double().numpy()))
+    want = want.numpy()
+    for level in LEVELS:
+        used = torch._core._set_simd_level(level)
+        xr = x.clone().requires_grad_()
+        (got,) = torch.autograd.grad(GRAD_CASES[name](xr), xr, g)
+        assert got.dtype == torch.float32
+        got = got.double().numpy()
+        # 1 / x of a subnormal overflows float32: compared where float32 can hold the value.
+        compare = np.isfinite(want) & (np.abs(want) < 3e38)
+        # Huge |x| overflows x^2 in float32: PyTorch's float32 tanh-GELU gradient is NaN there too.
+        if name == "gelu_tanh":
+            compare &= np.abs(x.double().numpy()) < 1e15
+        np.testing.assert_allclose(got[compare], want[compare], rtol=2e-5, atol=1e-6, err_msg=f"{name} {used}")
+        nan = np.isnan(want)
+        assert np.isnan(got[nan]).all(), f"{name} {used}"
+
+
+def _pt_op(name):
+    Fp = pt.nn.functional
+    return {
+        "gelu": Fp.gelu,
+        "gelu_tanh": lambda t: Fp.gelu(t, approximate="tanh"),
+        "silu": Fp.silu,
+        "tanh": pt.tanh,
+        "sigmoid": pt.sigmoid,
+        "log": lambda t: t.abs().log(),
+    }[name]
+
+
+def test_log_special_values_at_every_level(restore_level):
+    x = torch.tensor([float("nan"), float("inf"), -1.0, 0.0, -0.0, 1e-45, 1e-40, 1.0, -float("inf")] * 3)
+    for level in LEVELS:
+        torch._core._set_simd_level(level)
+        y = x.log().tolist()
+        assert math.isnan(y[0]) and y[1] == math.inf and math.isnan(y[2]) and y[3] == -math.inf
+        assert y[4] == -math.inf and y[7] == 0.0 and math.isnan(y[8])
+        # The float32 subnormals nearest 1e-45 and 1e-40.
+        assert abs(y[5] - math.log(x[5].item())) < 1e-5 and abs(y[6] - math.log(x[6].item())) < 1e-5

@@ -426,7 +426,7 @@ float_impl!(
     gelu_grad_f32,
     crate::cpu::lanes::sum_f32,
     crate::cpu::lanes::max_f32,
-    crate::cpu::avx512_math::exp_minus_f32
+    crate::cpu::vec_math::exp_minus_f32
 );
 float_impl!(
     f64,
@@ -437,7 +437,7 @@ float_impl!(
     gelu_grad_f64,
     crate::cpu::lanes::sum_f64,
     crate::cpu::lanes::max_f64,
-    crate::cpu::avx512_math::exp_minus_portable
+    crate::cpu::vec_math::exp_minus_portable
 );
 
 fn gelu_grad_f64(x: f64) -> f64 {

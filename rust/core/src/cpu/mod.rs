@@ -1,6 +1,5 @@
 //! CPU kernels: scalar math traits and parallel loops over contiguous buffers.
 
-pub mod avx512_math;
 pub mod gemm_any;
 pub mod lanes;
 pub mod math;
@@ -9,3 +8,4 @@ pub mod sgemm;
 pub mod simd;
 pub mod special;
 pub mod thread_pool;
+pub mod vec_math;

@@ -1,9 +1,9 @@
 //! Elementwise unary ops and their gradients (written in differentiable ops).
 
 use crate::autograd::{is_grad_enabled, record};
-use crate::cpu::avx512_math;
 use crate::cpu::math::Float;
 use crate::cpu::parallel::{map, map_op, zip_op, ElemFn, ElemFn2, Src};
+use crate::cpu::vec_math;
 use crate::{bail, DType, Result, Scalar, Tensor};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -131,8 +131,8 @@ impl UnaryOp {
 }
 
 /// `g * f'(v)` in one pass (`v` is the op's input or output, as `k` expects), for backward
-/// passes that build no graph.
-fn fused_grad<K>(g: &Tensor, v: &Tensor, k: K) -> Result<Tensor>
+/// passes that build no graph; float32 takes the vector kernel `vk` where there is one.
+fn fused_grad<K>(g: &Tensor, v: &Tensor, k: K, vk: Option<vec_math::Grad>) -> Result<Tensor>
 where
     K: ElemFn2<f32, f32, f32> + ElemFn2<f64, f64, f64>,
 {
@@ -155,12 +155,14 @@ where
             k,
         );
     } else {
-        zip_op(
-            Src::Slice(gc.contiguous_slice::<f32>()),
-            Src::Slice(vc.contiguous_slice()),
+        let (gs, vs, o) = (
+            gc.contiguous_slice::<f32>(),
+            vc.contiguous_slice(),
             unsafe { out.contiguous_slice_mut() },
-            k,
         );
+        if !vk.is_some_and(|op| vec_math::grad(op, gs, vs, o)) {
+            zip_op(Src::Slice(gs), Src::Slice(vs), o, k);
+        }
     }
     out.to_dtype_raw(g.dtype())
 }
@@ -207,6 +209,7 @@ inlined_grad!(ReluGradTimes, |g, x| if x <= F::zero() {
 inlined_grad!(GeluGradTimes, |g, x| g * x.gelu_grad());
 inlined_grad!(TanhGradTimes, |g, y| g * (F::one() - y * y));
 inlined_grad!(SigmoidGradTimes, |g, y| g * (y * (F::one() - y)));
+inlined_grad!(GeluTanhGradTimes, |g, x| g * gelu_tanh_grad(x));
 inlined_grad!(SiluGradTimes, |g, x| {
     let s = sigmoid(x);
     g * (s * (F::one() + x * (F::one() - s)))
@@ -229,6 +232,17 @@ fn gelu_tanh<F: Float>(x: F) -> F {
     let half = F::from_f64c(0.5);
     let inner = F::from_f64c(SQRT_2_OVER_PI) * (x + F::from_f64c(0.044715) * x * x * x);
     half * x * (F::one() + inner.tanh())
+}
+
+/// d/dx of the tanh GELU. With s = sigmoid(2u): 0.5 (1 + tanh u) = s and
+/// 0.5 x (1 - tanh^2 u) u' = x s (1 - s) 2u', which keeps the negative tail from cancelling.
+#[inline(always)]
+fn gelu_tanh_grad<F: Float>(x: F) -> F {
+    let k = F::from_f64c(0.044715);
+    let c2 = F::from_f64c(2.0 * SQRT_2_OVER_PI);
+    let s = sigmoid(c2 * (x + k * x * x * x));
+    let du2 = c2 * (F::one() + F::from_f64c(3.0) * k * x * x);
+    s * (F::one() + x * (F::one() - s) * du2)
 }
 
 fn float_kernel<F: Float>(op: UnaryOp, a: &[F], out: &mut [F]) {
@@ -344,13 +358,18 @@ pub fn unary_forward(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
             let (a, o) = (src.contiguous_slice(), unsafe {
                 out.contiguous_slice_mut()
             });
-            // exp and GELU have explicit AVX-512 forms (with FMA); the rest is portable.
+            // The transcendental activations have explicit vector forms; the rest is portable.
             let fast = match op {
-                Exp => Some(avx512_math::Op::Exp),
-                Gelu => Some(avx512_math::Op::Gelu),
+                Exp => Some(vec_math::Unary::Exp),
+                Log => Some(vec_math::Unary::Log),
+                Tanh => Some(vec_math::Unary::Tanh),
+                Sigmoid => Some(vec_math::Unary::Sigmoid),
+                Silu => Some(vec_math::Unary::Silu),
+                Gelu => Some(vec_math::Unary::Gelu),
+                GeluTanh => Some(vec_math::Unary::GeluTanh),
                 _ => None,
             };
-            if !fast.is_some_and(|f| avx512_math::map(f, a, o)) {
+            if !fast.is_some_and(|f| vec_math::map(f, a, o)) {
                 float_kernel::<f32>(op, a, o)
             }
         }
@@ -410,7 +429,7 @@ impl Tensor {
                     Abs => g.mul(&x.sign()?)?,
                     Sign | Floor | Ceil | Round | Trunc => g.zeros_like()?,
                     Frac => g.clone(),
-                    Relu if fused => fused_grad(g, x, ReluGradTimes)?,
+                    Relu if fused => fused_grad(g, x, ReluGradTimes, None)?,
                     // threshold_backward's rule, as the fused pass: blocked only where x <= 0.
                     Relu => {
                         let blocked = x.binary_scalar(crate::ops::binary::BinaryOp::Le, f(0.0))?;
@@ -435,14 +454,14 @@ impl Tensor {
                     Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
                     Sinh => g.mul(&x.unary(Cosh)?)?,
                     Cosh => g.mul(&x.unary(Sinh)?)?,
-                    Tanh if fused => fused_grad(g, &s[1], TanhGradTimes)?,
+                    Tanh if fused => fused_grad(g, &s[1], TanhGradTimes, None)?,
                     Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
-                    Sigmoid if fused => fused_grad(g, &s[1], SigmoidGradTimes)?,
+                    Sigmoid if fused => fused_grad(g, &s[1], SigmoidGradTimes, None)?,
                     Sigmoid => {
                         let y = y()?;
                         g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
                     }
-                    Gelu if fused => fused_grad(g, x, GeluGradTimes)?,
+                    Gelu if fused => fused_grad(g, x, GeluGradTimes, Some(vec_math::Grad::Gelu))?,
                     Gelu => {
                         // d/dx x*Phi(x) = Phi(x) + x*phi(x)
                         let cdf = x
@@ -456,6 +475,9 @@ impl Tensor {
                             .exp()?
                             .mul_scalar(f(0.398_942_280_401_432_7))?;
                         g.mul(&cdf.add(&x.mul(&pdf)?)?)?
+                    }
+                    GeluTanh if fused => {
+                        fused_grad(g, x, GeluTanhGradTimes, Some(vec_math::Grad::GeluTanh))?
                     }
                     GeluTanh => {
                         let x2 = x.mul(x)?;
@@ -474,7 +496,7 @@ impl Tensor {
                             .add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
                         g.mul(&d)?
                     }
-                    Silu if fused => fused_grad(g, x, SiluGradTimes)?,
+                    Silu if fused => fused_grad(g, x, SiluGradTimes, Some(vec_math::Grad::Silu))?,
                     Silu => {
                         let sg = x.sigmoid()?;
                         let d =
