@@ -3,18 +3,10 @@
 //! MC-row blocks of A are packed against it (L2), or read in place when that is cheaper,
 //! and every tile (up to MR x NR) is multiplied.
 
-use super::kernel::{tile, PanelA, TileDst, MR, NR};
-use super::pack::{pack_a, pack_b, Strided};
+use super::isa::{Isa, PanelA, TileDst};
+use super::pack::Strided;
 use std::cell::RefCell;
 use std::ops::Range;
-
-/// Deepest k block: a B panel (KC x NR floats, 28 KiB) stays in the 48 KiB L1 while A's
-/// panels stream past it (measured: 256 loses up to 10% on k = 512, where it is exact).
-const KC: usize = 224;
-/// Most A rows packed at once (MC x KC floats, ~150 KiB, well inside a 2 MiB L2).
-const MC: usize = 12 * MR;
-/// Most B columns packed at once (KC x NC floats, under 1 MiB: L2).
-const NC: usize = 32 * NR;
 
 /// One whole product: `C = alpha * A * B + beta * C` for `C` of `m x n` and `k` steps.
 #[derive(Clone, Copy)]
@@ -70,27 +62,27 @@ fn with_buffer<R>(floats: usize, f: impl FnOnce(*mut f32) -> R) -> R {
 /// Rows per tile for `m` rows: as many tiles as MR-row ones would take, but even, so no
 /// tile is left with a few rows (a 2-row tile runs at a quarter of the speed: too few
 /// independent accumulators to hide the FMA latency).
-pub fn row_step(m: usize) -> usize {
-    m.div_ceil(m.div_ceil(MR).max(1)).max(1)
+pub fn row_step<I: Isa>(m: usize) -> usize {
+    m.div_ceil(m.div_ceil(I::MR).max(1)).max(1)
 }
 
 /// Computes rows `rows` and columns `cols` of `p`'s C on this thread.
 ///
 /// # Safety
-/// AVX-512F is available; A (`m x k`), B (`k x n`) are readable and C (`m x n`) writable
+/// `I`'s CPU features are available; A (`m x k`), B (`k x n`) are readable and C (`m x n`) writable
 /// through `p`'s pointers and strides for the ranges given; no other thread touches this
 /// rectangle of C meanwhile, and C overlaps neither A nor B.
-pub unsafe fn multiply_rect(p: &Problem, rows: Range<usize>, cols: Range<usize>) {
+pub unsafe fn multiply_rect<I: Isa>(p: &Problem, rows: Range<usize>, cols: Range<usize>) {
     let (m, n, k) = (rows.len(), cols.len(), p.k);
     if m == 0 || n == 0 {
         return;
     }
-    let kc_max = block_len(k, KC, 1);
-    let mr = row_step(m);
-    let mc_max = block_len(m, MC, mr);
-    let nc_max = block_len(n, NC, NR);
+    let kc_max = block_len(k, I::KC, 1);
+    let mr = row_step::<I>(m);
+    let mc_max = block_len(m, I::MC, mr);
+    let nc_max = block_len(n, I::NC, I::NR);
     let b_len = kc_max * nc_max;
-    let a_len = kc_max * MR * mc_max.div_ceil(mr);
+    let a_len = kc_max * I::MR * mc_max.div_ceil(mr);
     with_buffer(b_len + a_len, |buf| {
         let (bp, ap) = (buf, buf.add(b_len));
         for jc in (0..n).step_by(nc_max) {
@@ -102,7 +94,7 @@ pub unsafe fn multiply_rect(p: &Problem, rows: Range<usize>, cols: Range<usize>)
                     ptr: p.b.ptr.offset(pc as isize * p.b.rs + j0 as isize * p.b.cs),
                     ..p.b
                 };
-                pack_b(kc, nc, b_block, bp);
+                I::pack_b(kc, nc, b_block, bp);
                 // Later k blocks add onto what the first one wrote.
                 let beta = if pc == 0 { p.beta } else { 1.0 };
                 for ic in (0..m).step_by(mc_max) {
@@ -115,7 +107,7 @@ pub unsafe fn multiply_rect(p: &Problem, rows: Range<usize>, cols: Range<usize>)
                     let a = if read_a_in_place(&p.a) {
                         ABlock::InPlace(a_block)
                     } else {
-                        pack_a(mc, kc, mr, a_block, ap);
+                        I::pack_a(mc, kc, mr, a_block, ap);
                         ABlock::Packed(ap)
                     };
                     let block = Block {
@@ -124,7 +116,7 @@ pub unsafe fn multiply_rect(p: &Problem, rows: Range<usize>, cols: Range<usize>)
                         mr,
                         beta,
                     };
-                    multiply_packed(p, &block, a, bp);
+                    multiply_packed::<I>(p, &block, a, bp);
                 }
             }
         }
@@ -161,9 +153,9 @@ enum ABlock {
 ///
 /// # Safety
 /// As `multiply_rect`; `a` and `bp` give the blocks.
-unsafe fn multiply_packed(p: &Problem, block: &Block, a: ABlock, bp: *const f32) {
+unsafe fn multiply_packed<I: Isa>(p: &Problem, block: &Block, a: ABlock, bp: *const f32) {
     let ([mc, nc, kc], origin, mr) = (block.dims, block.origin, block.mr);
-    for jr in (0..nc).step_by(NR) {
+    for jr in (0..nc).step_by(I::NR) {
         let b_panel = bp.add(jr * kc);
         for ir in (0..mc).step_by(mr) {
             let (i, j) = ((origin[0] + ir) as isize, (origin[1] + jr) as isize);
@@ -174,12 +166,12 @@ unsafe fn multiply_packed(p: &Problem, block: &Block, a: ABlock, bp: *const f32)
                 alpha: p.alpha,
                 beta: block.beta,
             };
-            let (rows, cols) = ((mc - ir).min(mr), (nc - jr).min(NR));
+            let (rows, cols) = ((mc - ir).min(mr), (nc - jr).min(I::NR));
             let a_panel = match a {
                 ABlock::Packed(ap) => PanelA {
-                    ptr: ap.add(ir / mr * kc * MR),
+                    ptr: ap.add(ir / mr * kc * I::MR),
                     row_step: 1,
-                    k_step: MR as isize,
+                    k_step: I::MR as isize,
                 },
                 ABlock::InPlace(a) => PanelA {
                     ptr: a.ptr.offset(ir as isize * a.rs),
@@ -187,7 +179,7 @@ unsafe fn multiply_packed(p: &Problem, block: &Block, a: ABlock, bp: *const f32)
                     k_step: 1,
                 },
             };
-            tile(rows, cols, kc, a_panel, b_panel, dst);
+            I::tile(rows, cols, kc, a_panel, b_panel, dst);
         }
     }
 }

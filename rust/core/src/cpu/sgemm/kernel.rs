@@ -2,33 +2,13 @@
 //! (14 rows x 2 vectors = 28 accumulators) while a panel of A and a packed panel of B
 //! stream through it, each step one B row load and one broadcast per A row.
 
+use super::isa::{PanelA, TileDst};
 use core::arch::x86_64::*;
 
 /// Rows of C per tile (A values broadcast per k step).
 pub const MR: usize = 14;
 /// Columns of C per tile: two 16-lane vectors (B values loaded per k step).
 pub const NR: usize = 32;
-
-/// Where a finished tile goes: `C[i, j] = alpha * tile[i, j] + beta * C[i, j]`, C at
-/// `c + i * rs + j * cs`. With `beta == 0` C is only written, never read.
-#[derive(Clone, Copy)]
-pub struct TileDst {
-    pub c: *mut f32,
-    pub rs: isize,
-    pub cs: isize,
-    pub alpha: f32,
-    pub beta: f32,
-}
-
-/// A `rows x kc` panel of A: row `r` of step `p` at `ptr + r * row_step + p * k_step`, one
-/// of the two steps being 1: packed panels (`row_step` 1, `k_step` MR), or A read in place
-/// when its rows are contiguous (`k_step` 1).
-#[derive(Clone, Copy)]
-pub struct PanelA {
-    pub ptr: *const f32,
-    pub row_step: isize,
-    pub k_step: isize,
-}
 
 /// Multiplies a `rows x kc` panel of A by a `kc x cols` packed B panel into `dst`.
 ///

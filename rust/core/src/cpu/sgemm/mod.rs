@@ -1,13 +1,20 @@
-//! Our float32 GEMM for AVX-512 CPUs: `C = alpha * A * B + beta * C` with any strides.
-//! The `gemm` crate only uses AVX2 on stable Rust, half the width this kernel gets; it stays
-//! the path for other dtypes and CPUs. Used when the SIMD level (`simd::level`) is Avx512.
+//! Our float32 GEMM for AVX-512 and AVX2 CPUs: `C = alpha * A * B + beta * C` with any
+//! strides, one blocking/packing/threading driver around a register tile per instruction
+//! set (`isa`). The `gemm` crate stays the path for other dtypes and older CPUs. The tile
+//! follows the SIMD level (`simd::level`).
 
 #[cfg(target_arch = "x86_64")]
 mod block;
 #[cfg(target_arch = "x86_64")]
+mod isa;
+#[cfg(target_arch = "x86_64")]
 mod kernel;
 #[cfg(target_arch = "x86_64")]
+mod kernel_avx2;
+#[cfg(target_arch = "x86_64")]
 mod pack;
+#[cfg(target_arch = "x86_64")]
+mod pack_avx2;
 #[cfg(target_arch = "x86_64")]
 mod parallel;
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -39,15 +46,37 @@ pub struct Dims {
     pub k: usize,
 }
 
-/// Whether `sgemm` may run: the CPU has AVX-512F and the SIMD level was not lowered.
-pub fn available() -> bool {
+/// The register tiles `sgemm` has, one per instruction set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tile {
+    /// 14 x 32 in zmm registers.
+    Avx512,
+    /// 6 x 16 in ymm registers, with FMA.
+    Avx2,
+}
+
+/// The tile `sgemm` runs at the current SIMD level, if the CPU has one.
+pub fn tile() -> Option<Tile> {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::cpu::simd::{level, Level};
-        level() == Level::Avx512 && std::arch::is_x86_feature_detected!("avx512f")
+        let l = level();
+        if l >= Level::Avx512 && std::arch::is_x86_feature_detected!("avx512f") {
+            return Some(Tile::Avx512);
+        }
+        if l >= Level::Avx2
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+        {
+            return Some(Tile::Avx2);
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    None
+}
+
+/// Whether `sgemm` may run: the CPU has AVX-512F, or AVX2 and FMA, at the SIMD level.
+pub fn available() -> bool {
+    tile().is_some()
 }
 
 /// Whether `try_gemm::<T>` takes the product: `T` is f32 and `available()`.
@@ -98,7 +127,8 @@ fn cast_ref<T>(m: MatRef<T>) -> MatRef<f32> {
 
 /// `C = alpha * A * B + beta * C` for `A: m x k`, `B: k x n`, `C: m x n`, on up to
 /// `threads` threads of our pool (1: right here, as a task of an outer parallel loop
-/// needs). With `beta == 0` C is only written, so it may start uninitialized.
+/// needs), with the tile of the current SIMD level. With `beta == 0` C is only written,
+/// so it may start uninitialized.
 ///
 /// # Safety
 /// `available()` is true. A and B are readable and C writable at every `(i, j)` inside
@@ -106,6 +136,27 @@ fn cast_ref<T>(m: MatRef<T>) -> MatRef<f32> {
 /// `(i, j)` of C are different elements (no zero or aliasing strides in C).
 #[cfg(target_arch = "x86_64")]
 pub unsafe fn sgemm(
+    d: Dims,
+    alpha: f32,
+    a: MatRef<f32>,
+    b: MatRef<f32>,
+    beta: f32,
+    c: MatMut<f32>,
+    threads: usize,
+) {
+    match tile() {
+        Some(Tile::Avx512) => sgemm_with::<isa::Avx512>(d, alpha, a, b, beta, c, threads),
+        Some(Tile::Avx2) => sgemm_with::<isa::Avx2>(d, alpha, a, b, beta, c, threads),
+        None => debug_assert!(false, "sgemm called on a CPU without AVX2"),
+    }
+}
+
+/// `sgemm` with the tile `I`, whatever the SIMD level.
+///
+/// # Safety
+/// As `sgemm`, with the CPU features of `I` in place of `available()`.
+#[cfg(target_arch = "x86_64")]
+unsafe fn sgemm_with<I: isa::Isa>(
     d: Dims,
     alpha: f32,
     a: MatRef<f32>,
@@ -134,7 +185,7 @@ pub unsafe fn sgemm(
             n: d.m,
             k: d.k,
         };
-        return sgemm(dt, alpha, t(b), t(a), beta, ct, threads);
+        return sgemm_with::<I>(dt, alpha, t(b), t(a), beta, ct, threads);
     }
     if d.k == 0 {
         return scale(d, beta, c);
@@ -157,7 +208,7 @@ pub unsafe fn sgemm(
         alpha,
         beta,
     };
-    parallel::run(d, &p, threads);
+    parallel::run::<I>(d, &p, threads);
 }
 
 /// `C = beta * C` (an empty inner dimension); `beta == 0` writes zeros without reading.

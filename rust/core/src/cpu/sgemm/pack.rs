@@ -20,11 +20,11 @@ impl Strided {
     /// # Safety
     /// `(i, j)` lies inside the matrix.
     #[inline(always)]
-    unsafe fn at(&self, i: usize, j: usize) -> *const f32 {
+    pub(super) unsafe fn at(&self, i: usize, j: usize) -> *const f32 {
         self.ptr.offset(i as isize * self.rs + j as isize * self.cs)
     }
 
-    fn transposed(self) -> Strided {
+    pub(super) fn transposed(self) -> Strided {
         Strided {
             ptr: self.ptr,
             rs: self.cs,
@@ -34,8 +34,8 @@ impl Strided {
 }
 
 /// How far ahead the copies prefetch: rows of B, and floats along k in the transposes.
-const PREFETCH_ROWS: isize = 8;
-const PREFETCH_STEPS: usize = 64;
+pub(super) const PREFETCH_ROWS: isize = 8;
+pub(super) const PREFETCH_STEPS: usize = 64;
 
 /// The first `n` of 16 lanes.
 #[inline(always)]
@@ -160,7 +160,7 @@ unsafe fn transpose_panel(
 /// # Safety
 /// `src` readable over rows `first..first + lines` and columns `0..kc`; `dst` writable for
 /// `kc * width` floats.
-unsafe fn gather_panel(
+pub(super) unsafe fn gather_panel(
     kc: usize,
     lines: usize,
     src: Strided,

@@ -4,7 +4,7 @@
 //! second core reads every panel out of the first one's L2.)
 
 use super::block::{multiply_rect, read_a_in_place, row_step, Problem};
-use super::kernel::NR;
+use super::isa::Isa;
 use super::pack::Strided;
 use super::Dims;
 use crate::cpu::thread_pool::for_each_claimed;
@@ -18,29 +18,29 @@ const MIN_WORK_PER_THREAD: usize = 64 * 64 * 256;
 ///
 /// # Safety
 /// As `multiply_rect` for the whole of C.
-pub unsafe fn run(d: Dims, p: &Problem, threads: usize) {
+pub unsafe fn run<I: Isa>(d: Dims, p: &Problem, threads: usize) {
     let work = d.m.saturating_mul(d.n).saturating_mul(d.k);
     let threads = threads.min(work / MIN_WORK_PER_THREAD).max(1);
-    let mr = row_step(d.m);
-    let (m_tiles, n_panels) = (d.m.div_ceil(mr), d.n.div_ceil(NR));
+    let mr = row_step::<I>(d.m);
+    let (m_tiles, n_panels) = (d.m.div_ceil(mr), d.n.div_ceil(I::NR));
     // Across n every thread packs all of A, across m all of B: duplicate the cheaper one.
     let a_cost = d.m * d.k * pack_cost_a(&p.a);
     let b_cost = d.k * d.n * pack_cost_b(&p.b);
     let by_columns = n_panels >= threads && (a_cost <= b_cost || m_tiles < threads);
     let parts = threads.min(if by_columns { n_panels } else { m_tiles });
     if parts <= 1 {
-        return multiply_rect(p, 0..d.m, 0..d.n);
+        return multiply_rect::<I>(p, 0..d.m, 0..d.n);
     }
     // The calling thread takes a part itself: it starts at once, and does the rest too if
     // a pool thread is slow to join.
     for_each_claimed(parts, parts - 1, |t| {
         let (rows, cols) = if by_columns {
-            (0..d.m, share(t, parts, n_panels, NR, d.n))
+            (0..d.m, share(t, parts, n_panels, I::NR, d.n))
         } else {
             (share(t, parts, m_tiles, mr, d.m), 0..d.n)
         };
         // SAFETY: the parts' rectangles of C are disjoint.
-        unsafe { multiply_rect(p, rows, cols) }
+        unsafe { multiply_rect::<I>(p, rows, cols) }
     });
 }
 

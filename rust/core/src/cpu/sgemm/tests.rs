@@ -1,8 +1,10 @@
 //! Checks `sgemm` against a float64 reference over sampled shapes (block and tile edges
 //! included), every operand layout, beta 0 and 1, and one or several threads; also that
 //! nothing outside C is written and that the thread count does not change a single bit.
+//! Every check runs with each register tile the CPU has (AVX-512 and AVX2).
 
-use super::{available, sgemm, Dims, MatMut, MatRef};
+use super::isa::{Avx2, Avx512};
+use super::{sgemm_with, Dims, MatMut, MatRef, Tile};
 
 /// How a logical `rows x cols` matrix sits in its buffer.
 #[derive(Clone, Copy, Debug)]
@@ -102,6 +104,7 @@ struct Case {
     alpha: f32,
     beta: f32,
     threads: usize,
+    tile: Tile,
 }
 
 impl Case {
@@ -114,13 +117,23 @@ impl Case {
             alpha: 1.0,
             beta: 0.0,
             threads: 1,
+            tile: Tile::Avx512,
         }
     }
 }
 
+/// Runs `case` at every tile the CPU has and returns C's buffer for each, after checking
+/// each as `check_at` does.
+fn check(case: Case) -> Vec<Vec<f32>> {
+    tiles()
+        .into_iter()
+        .map(|tile| check_at(Case { tile, ..case }))
+        .collect()
+}
+
 /// Runs `case` and returns C's buffer, after checking every element against the float64
 /// reference (error bound growing with k) and that the rest of the buffer is untouched.
-fn check(case: Case) -> Vec<f32> {
+fn check_at(case: Case) -> Vec<f32> {
     let Case { m, n, k, .. } = case;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (m * 1_000_003 + n * 1009 + k) as u64);
     let a = Mat::new(m, k, case.layouts[0], &mut rng);
@@ -139,15 +152,12 @@ fn check(case: Case) -> Vec<f32> {
     let d = Dims { m, n, k };
     // SAFETY: the buffers cover every element of the three matrices; C is separate.
     unsafe {
-        sgemm(
-            d,
-            case.alpha,
-            a.as_ref(),
-            b.as_ref(),
-            case.beta,
-            c.as_mut(),
-            case.threads,
-        )
+        let (alpha, beta, threads) = (case.alpha, case.beta, case.threads);
+        let (a, b, c) = (a.as_ref(), b.as_ref(), c.as_mut());
+        match case.tile {
+            Tile::Avx512 => sgemm_with::<Avx512>(d, alpha, a, b, beta, c, threads),
+            Tile::Avx2 => sgemm_with::<Avx2>(d, alpha, a, b, beta, c, threads),
+        }
     };
     let mut inside = vec![false; c.buf.len()];
     for i in 0..m {
@@ -184,15 +194,31 @@ fn check(case: Case) -> Vec<f32> {
     c.buf
 }
 
-/// False (and a note) on CPUs without AVX-512, where the kernel must not run.
-fn runnable() -> bool {
-    if !available() {
-        eprintln!("sgemm tests skipped: the CPU has no AVX-512F");
+/// The tiles this CPU can run, whatever the SIMD level the process was started at.
+fn tiles() -> Vec<Tile> {
+    let mut t = Vec::new();
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        t.push(Tile::Avx512);
     }
-    available()
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        t.push(Tile::Avx2);
+    }
+    t
 }
 
-const SIZES: [usize; 15] = [0, 1, 2, 3, 7, 13, 16, 17, 31, 32, 33, 64, 100, 128, 257];
+/// False (and a note) on CPUs with neither tile, where the kernel must not run.
+fn runnable() -> bool {
+    let any = !tiles().is_empty();
+    if !any {
+        eprintln!("sgemm tests skipped: the CPU has neither AVX-512F nor AVX2 with FMA");
+    }
+    any
+}
+
+// Tile edges of both tiles (MR 14 and 6, NR 32 and 16) and their neighbours.
+const SIZES: [usize; 17] = [
+    0, 1, 2, 3, 6, 7, 8, 13, 16, 17, 31, 32, 33, 64, 100, 128, 257,
+];
 
 #[test]
 fn sampled_shapes_match_the_reference() {
@@ -203,8 +229,8 @@ fn sampled_shapes_match_the_reference() {
     // each of them.
     for (im, &m) in SIZES.iter().enumerate() {
         for (in_, &n) in SIZES.iter().enumerate() {
-            let s = im * 15 + in_;
-            let k = SIZES[(im * 7 + in_ * 3 + 1) % 15];
+            let s = im * SIZES.len() + in_;
+            let k = SIZES[(im * 7 + in_ * 3 + 1) % SIZES.len()];
             check(Case {
                 layouts: [LAYOUTS[s % 4], LAYOUTS[(s / 4) % 4], LAYOUTS[(s / 16) % 4]],
                 beta: (s % 2) as f32,
@@ -313,14 +339,16 @@ fn threads_split_rows_or_columns_without_changing_a_bit() {
                 threads,
                 ..Case::new(m, n, k)
             });
-            let same = one
-                .iter()
-                .zip(&many)
-                .all(|(x, y)| x.to_bits() == y.to_bits());
-            assert!(
-                same,
-                "{m}x{n}x{k} on {threads} threads differs from one thread"
-            );
+            for ((one, many), tile) in one.iter().zip(&many).zip(tiles()) {
+                let same = one
+                    .iter()
+                    .zip(many)
+                    .all(|(x, y)| x.to_bits() == y.to_bits());
+                assert!(
+                    same,
+                    "{tile:?}: {m}x{n}x{k} on {threads} threads differs from one thread"
+                );
+            }
         }
     }
 }
