@@ -199,6 +199,49 @@ def conv_cases() -> List[Case]:
             txg, twg = pt.from_numpy(x.copy()).requires_grad_(), pt.from_numpy(w.copy()).requires_grad_()
             c.fns["pytorch"] = lambda a=txg, b=twg: pt.nn.functional.conv2d(a, b, padding=1).sum().backward()
         cases.append(c)
+    return cases + resnet_conv_cases()
+
+
+# ResNet-18/50 convolutions at batch 16: (in channels, size, out channels, kernel, stride,
+# groups), padding kernel // 2; the last is a depthwise 3x3 as in MobileNet.
+RESNET_CONVS = [
+    (64, 56, 64, 3, 1, 1),
+    (128, 28, 128, 3, 1, 1),
+    (256, 14, 256, 3, 1, 1),
+    (512, 7, 512, 3, 1, 1),
+    (64, 56, 128, 3, 2, 1),
+    (256, 14, 512, 3, 2, 1),
+    (64, 56, 256, 1, 1, 1),
+    (256, 56, 64, 1, 1, 1),
+    (512, 28, 128, 1, 1, 1),
+    (2048, 7, 512, 1, 1, 1),
+    (256, 56, 512, 1, 2, 1),
+    (128, 28, 128, 3, 1, 128),
+]
+
+
+def resnet_conv_cases(batch: int = 16) -> List[Case]:
+    """Forward, and forward + both gradients, of the ResNet layer shapes."""
+    cases = []
+    rng = np.random.default_rng(3)
+    for c_in, hw, c_out, k, stride, groups in RESNET_CONVS:
+        x = rng.standard_normal((batch, c_in, hw, hw), dtype=np.float32)
+        w = rng.standard_normal((c_out, c_in // groups, k, k), dtype=np.float32) * 0.05
+        opts = dict(stride=stride, padding=k // 2, groups=groups)
+        shape = f"{batch}x{c_in}x{hw}x{hw} -> {c_out}, {k}x{k}" + (f" s{stride}" if stride > 1 else "") + (f" g{groups}" if groups > 1 else "")
+        for mode in ("fwd", "fwd+bwd"):
+            c = Case(f"conv2d {mode} {shape}", unit="ms")
+            for lib, m in (("ferrotorch", ft), ("pytorch", pt)):
+                if m is None:
+                    continue
+                tx, tw = m.from_numpy(x.copy()), m.from_numpy(w.copy())
+                if mode == "fwd":
+                    c.fns[lib] = lambda m=m, tx=tx, tw=tw: m.nn.functional.conv2d(tx, tw, **opts)
+                else:
+                    tx.requires_grad_()
+                    tw.requires_grad_()
+                    c.fns[lib] = lambda m=m, tx=tx, tw=tw: m.nn.functional.conv2d(tx, tw, **opts).sum().backward()
+            cases.append(c)
     return cases
 
 

@@ -87,7 +87,7 @@ impl Tensor {
                 let wc = w.contiguous_copy_if_needed()?;
                 let gx = x
                     .requires_grad()
-                    .then(|| Tensor::zeros(x.shape(), x.dtype()))
+                    .then(|| Tensor::uninit(x.shape(), x.dtype()))
                     .transpose()?;
                 let gw = w
                     .requires_grad()

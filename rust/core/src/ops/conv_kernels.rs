@@ -38,6 +38,10 @@ impl Geometry {
     fn kk(&self) -> usize {
         self.win.kernel[0] * self.win.kernel[1]
     }
+    /// A 1x1 kernel with stride 1 and no padding: each image already is its column matrix.
+    fn pointwise(&self) -> bool {
+        self.win.kernel == [1, 1] && self.win.stride == [1, 1] && self.win.padding == [0, 0]
+    }
     fn plane(&self) -> usize {
         self.hw[0] * self.hw[1]
     }
@@ -52,8 +56,10 @@ impl Geometry {
 /// Columns a block of images aims for: enough NR-wide panels that the edge panel and the
 /// per-product packing stop mattering (measured on 14x14 images, L = 196: 4 images).
 const TARGET_COLUMNS: usize = 768;
-/// Most elements of a block's column matrix: about the 1 MiB L2 for float32.
-const MAX_COLUMN_ELEMENTS: usize = 1 << 18;
+/// Most elements of a block's column matrix (8 MiB of float32): the product streams it in
+/// KC-deep slices, so it need not fit a cache; wide blocks matter more for small images with
+/// many channels (512 channels at 7x7 were one 49-column product per image).
+const MAX_COLUMN_ELEMENTS: usize = 1 << 21;
 
 /// Images per block for a task of `task_images` images.
 fn images_per_block(g: &Geometry, task_images: usize) -> usize {
@@ -73,15 +79,22 @@ struct Split {
 }
 
 /// Tasks per thread in the backward: each keeps its own weight-gradient sum, added in task
-/// order at the end (deterministic), so their number stays small.
+/// order at the end (deterministic), so their number stays small; with a large weight, one.
 const BACKWARD_TASKS_PER_THREAD: usize = 4;
+/// Weight elements above which the backward gives each thread one task (and one partial sum).
+const LARGE_WEIGHT: usize = 1 << 18;
 
 fn split(g: &Geometry, backward: bool) -> Split {
     let threads = thread_pool::num_threads();
     if threads > 1 && g.n >= threads {
         let per_block = images_per_block(g, g.n.div_ceil(threads));
         let per_task = if backward {
-            let tasks = threads * BACKWARD_TASKS_PER_THREAD;
+            let per_thread = if g.o * g.k() > LARGE_WEIGHT {
+                1
+            } else {
+                BACKWARD_TASKS_PER_THREAD
+            };
+            let tasks = threads * per_thread;
             g.n.div_ceil(tasks).div_ceil(per_block) * per_block
         } else {
             per_block
@@ -186,6 +199,12 @@ fn rows_mut<T>(ptr: *mut T, ld: usize) -> MatMut<T> {
     }
 }
 
+/// Whether a block's column matrix is its input, read in place: one image of a pointwise
+/// convolution (several images' channels do not form one strided matrix).
+fn direct_columns(g: &Geometry, nb: usize) -> bool {
+    nb == 1 && g.pointwise()
+}
+
 /// Runs `f(cols, staged)` on this thread's scratch: the block's columns ([C*kk][nb*L]) and,
 /// for several images, an [O][nb*L] staging area for their outputs or output gradients (one
 /// image is used in place, and its staging area is empty).
@@ -195,7 +214,11 @@ fn with_block_scratch<T: ConvFloat, R>(
     f: impl FnOnce(&mut [T], &mut [T]) -> R,
 ) -> R {
     let ld = nb * g.l();
-    let cols_len = g.c * g.kk() * ld;
+    let cols_len = if direct_columns(g, nb) {
+        0
+    } else {
+        g.c * g.kk() * ld
+    };
     let staged_len = if nb > 1 { g.o * ld } else { 0 };
     with_scratch::<T, _>(cols_len + staged_len, |ws| {
         let (cols, staged) = ws.split_at_mut(cols_len);
@@ -217,7 +240,12 @@ fn forward_block<T: ConvFloat>(
     let (og, k, l) = (g.og(), g.k(), g.l());
     let ld = nb * l;
     with_block_scratch::<T, _>(g, nb, |cols, staged| {
-        unfold_block(g, x_imgs, nb, cols);
+        let cols: &[T] = if direct_columns(g, nb) {
+            x_imgs
+        } else {
+            unfold_block(g, x_imgs, nb, cols);
+            cols
+        };
         let (dst, dst_ld) = if nb > 1 {
             (&mut *staged, ld)
         } else {
@@ -306,8 +334,14 @@ fn backward_block<T: ConvFloat>(
         } else {
             gout_imgs
         };
+        let direct = direct_columns(g, nb);
         if let Some(acc) = gw_t {
-            unfold_block(g, x_imgs, nb, cols);
+            let cols: &[T] = if direct {
+                x_imgs
+            } else {
+                unfold_block(g, x_imgs, nb, cols);
+                cols
+            };
             for grp in 0..g.groups {
                 unsafe {
                     gemm_any(
@@ -322,19 +356,29 @@ fn backward_block<T: ConvFloat>(
             }
         }
         if let Some(gx) = gx_imgs {
-            for grp in 0..g.groups {
-                unsafe {
-                    gemm_any(
-                        Dims { m: k, n: ld, k: og },
-                        rows_transposed(w[grp * og * k..].as_ptr(), k),
-                        rows(gmat[grp * og * ld..].as_ptr(), ld),
-                        rows_mut(cols[grp * k * ld..].as_mut_ptr(), ld),
-                        false,
-                        par,
-                    )
-                };
+            let columns_grad = |dst: &mut [T]| {
+                for grp in 0..g.groups {
+                    unsafe {
+                        gemm_any(
+                            Dims { m: k, n: ld, k: og },
+                            rows_transposed(w[grp * og * k..].as_ptr(), k),
+                            rows(gmat[grp * og * ld..].as_ptr(), ld),
+                            rows_mut(dst[grp * k * ld..].as_mut_ptr(), ld),
+                            false,
+                            par,
+                        )
+                    };
+                }
+            };
+            if direct {
+                // A pointwise image's column gradient is its input gradient.
+                columns_grad(gx);
+            } else {
+                columns_grad(cols);
+                // Zeroed block by block, just before the fold adds onto these images.
+                gx.fill(T::default());
+                fold_block(g, cols, nb, gx);
             }
-            fold_block(g, cols, nb, gx);
         }
     })
 }
@@ -356,9 +400,9 @@ fn row_sum<T: ConvFloat>(row: &[T]) -> T {
     sum
 }
 
-/// Gradients wanted from `backward`: each is overwritten (`x`'s must come zeroed).
+/// Gradients wanted from `backward`: each is overwritten, whatever it held.
 pub(crate) struct Grads<'a, T> {
-    /// [N, C, H, W], zeroed: the input's gradient is added.
+    /// [N, C, H, W].
     pub x: Option<&'a mut [T]>,
     /// [O, C/groups, kh, kw], any contents.
     pub w: Option<&'a mut [T]>,
@@ -376,7 +420,10 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
     let (xi, oi, og, k) = (g.image_len(), g.out_image_len(), g.og(), g.k());
     let w_len = g.o * k;
     if g.n == 0 || oi == 0 {
-        gw.into_iter().chain(gb).for_each(|s| s.fill(T::default()));
+        gx.into_iter()
+            .chain(gw)
+            .chain(gb)
+            .for_each(|s| s.fill(T::default()));
         return;
     }
     let s = split(g, true);
@@ -424,17 +471,18 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
         }
     }
     if let Some(gw) = gw {
-        // Sum the tasks' [groups][K][og] partials in task order, transposed to [O][K].
+        // Sum the tasks' [groups][K][og] partials in task order (the same result on every
+        // run), then transpose to [O][K].
+        let mut parts = partials.into_iter();
+        let mut total = parts.next().unwrap_or_default();
+        for p in parts {
+            total.iter_mut().zip(&p).for_each(|(t, &v)| *t = *t + v);
+        }
         for grp in 0..g.groups {
-            for o in 0..og {
-                for kj in 0..k {
-                    let at = grp * k * og + kj * og + o;
-                    let mut sum = partials[0][at];
-                    // In task order: the same result on every run.
-                    for p in &partials[1..] {
-                        sum = sum + p[at];
-                    }
-                    gw[(grp * og + o) * k + kj] = sum;
+            for kj in 0..k {
+                let src = &total[grp * k * og + kj * og..grp * k * og + (kj + 1) * og];
+                for (o, &v) in src.iter().enumerate() {
+                    gw[(grp * og + o) * k + kj] = v;
                 }
             }
         }

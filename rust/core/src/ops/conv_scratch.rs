@@ -16,7 +16,7 @@ impl ConvFloat for f64 {}
 struct Line([u64; 8]);
 
 /// Largest buffer a thread keeps after a call (bytes); bigger ones are freed at once.
-const KEEP_BYTES: usize = 8 << 20;
+const KEEP_BYTES: usize = 16 << 20;
 
 thread_local! {
     static SCRATCH: RefCell<Vec<Line>> = const { RefCell::new(Vec::new()) };
