@@ -21,6 +21,11 @@ from typing import Callable, Dict, List, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench import simd_env  # noqa: E402
+
+# The libraries read their SIMD caps when they load, so --simd is applied before importing them.
+simd_env.apply(simd_env.level_from_argv(sys.argv[1:]))
+
 import numpy as np  # noqa: E402
 
 import ferrotorch as ft  # noqa: E402
@@ -319,10 +324,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,activations,conv,training,loader,memory,distributed")
+    ap.add_argument("--simd", choices=simd_env.LEVELS, help="cap every library at this SIMD level (read from the command line before the imports)")
     args = ap.parse_args(argv)
+    if args.simd and os.environ.get("FERROTORCH_SIMD") != args.simd:
+        ap.error("--simd must be on the command line: the libraries read it when imported")
     groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "activations": activation_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list, "distributed": list}
     chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}")
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}; simd: {simd_env.describe()}")
     print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")
     print("|---|---|---|---|---|---|")
     rows = []

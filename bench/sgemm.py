@@ -1,7 +1,9 @@
-"""float32 matmul: ferrotorch's AVX-512 kernel, the gemm-crate path it replaces, and PyTorch.
+"""float32 matmul: ferrotorch's AVX-512 and AVX2 tiles, the gemm-crate path they replace, and PyTorch.
 
-The three run alternately within each repeat, so machine noise hits them alike; the table
-shows medians (microseconds per product) and GFLOP/s.
+The four run alternately within each repeat, so machine noise hits them alike; the table
+shows medians (microseconds per product) and GFLOP/s. The gemm crate runs when the SIMD
+level is lowered to baseline (it picks its own AVX2 kernels); PyTorch runs at its default
+level (``python -m bench --simd avx2`` compares at AVX2 for every library).
 
     python bench/sgemm.py [--repeats 7] [--threads 2] [--only square]
 """
@@ -54,7 +56,8 @@ def main() -> None:
     pt.set_num_threads(args.threads)
     ft.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
-    print(f"{'shape':36} {'ours us':>9} {'torch us':>9} {'old us':>9} {'ours GF':>8} {'torch GF':>8} {'old GF':>8}")
+    keys = ("avx512", "avx2", "gemm", "torch")
+    print(f"{'shape':36} " + " ".join(f"{key + ' us':>10}" for key in keys) + " " + " ".join(f"{key + ' GF':>10}" for key in keys))
     for name, sa, sb, mode in SHAPES:
         if args.only and args.only not in name:
             continue
@@ -66,18 +69,17 @@ def main() -> None:
         n = fb.shape[-1]
         batch = int(np.prod(fa.shape[:-2])) if fa.ndim > 2 else 1
         flops = 2.0 * batch * m * n * k
-        times = {"ours": [], "torch": [], "old": []}
+        times: dict = {key: [] for key in keys}
         for _ in range(args.repeats):
-            ft._core._set_simd_level("avx512")
-            times["ours"].append(timeit(lambda: fa @ fb, args.min_time))
+            for key, level in (("avx512", "avx512"), ("avx2", "avx2"), ("gemm", "baseline")):
+                ft._core._set_simd_level(level)
+                times[key].append(timeit(lambda: fa @ fb, args.min_time))
             times["torch"].append(timeit(lambda: ta @ tb, args.min_time))
-            ft._core._set_simd_level("avx2")
-            times["old"].append(timeit(lambda: fa @ fb, args.min_time))
         ft._core._set_simd_level("avx512")
         med = {key: statistics.median(v) for key, v in times.items()}
-        us = [med[key] * 1e6 for key in ("ours", "torch", "old")]
-        gf = [flops / med[key] / 1e9 for key in ("ours", "torch", "old")]
-        print(f"{name:36} {us[0]:9.1f} {us[1]:9.1f} {us[2]:9.1f} {gf[0]:8.1f} {gf[1]:8.1f} {gf[2]:8.1f}", flush=True)
+        us = " ".join(f"{med[key] * 1e6:10.1f}" for key in keys)
+        gf = " ".join(f"{flops / med[key] / 1e9:10.1f}" for key in keys)
+        print(f"{name:36} {us} {gf}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""float32 matmul through our AVX-512 kernel agrees with the gemm-crate path (taken when the
-SIMD level is lowered) and with a float64 NumPy reference, on every operand layout matmul
-and conv2d hand it: contiguous, transposed, sliced, batched, broadcast, vectors."""
+"""float32 matmul through our AVX-512 and AVX2 tiles agrees with the gemm-crate path (taken
+when the SIMD level is lowered to baseline) and with a float64 NumPy reference, on every
+operand layout matmul and conv2d hand it: contiguous, transposed, sliced, batched,
+broadcast, vectors."""
 
 import numpy as np
 import pytest
@@ -11,11 +12,11 @@ import ferrotorch.nn.functional as F
 
 @pytest.fixture
 def levels():
-    """The levels to compare: the AVX-512 kernel and the fallback; skips without AVX-512."""
-    used = torch._core._set_simd_level("avx512")
-    if used != "avx512":
-        pytest.skip(f"the CPU has no AVX-512 (best level: {used})")
-    yield ["avx512", "baseline"]
+    """The levels to compare: each of our tiles the CPU has, and the gemm-crate fallback."""
+    best = torch._core._set_simd_level("avx512")
+    if best == "baseline":
+        pytest.skip("the CPU has neither AVX-512 nor AVX2")
+    yield (["avx512"] if best == "avx512" else []) + ["avx2", "baseline"]
     torch._core._set_simd_level("avx512")
     torch.set_num_threads(2)
 
@@ -71,7 +72,8 @@ def test_every_layout_agrees_between_paths_and_with_float64(levels, threads):
             got[level] = out.double().numpy()
             err = np.abs(got[level] - want)
             assert np.all(err <= tol), f"{name} at {level}: max error {err.max()}"
-        np.testing.assert_array_less(np.abs(got["avx512"] - got["baseline"]), 2 * tol + 1e-30)
+        for level in levels[:-1]:
+            np.testing.assert_array_less(np.abs(got[level] - got["baseline"]), 2 * tol + 1e-30)
 
 
 def test_matmul_gradients_agree_between_paths(levels):
@@ -82,8 +84,9 @@ def test_matmul_gradients_agree_between_paths(levels):
         a, b = a0.clone().requires_grad_(), b0.clone().requires_grad_()
         (a @ b).square().sum().backward()
         grads[level] = (a.grad.numpy(), b.grad.numpy())
-    for x, y in zip(grads["avx512"], grads["baseline"]):
-        np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-4)
+    for level in levels[:-1]:
+        for x, y in zip(grads[level], grads["baseline"]):
+            np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-4)
 
 
 def test_conv2d_agrees_between_paths(levels):
@@ -95,8 +98,9 @@ def test_conv2d_agrees_between_paths(levels):
         out = F.conv2d(x, w, bias, stride=1, padding=1, groups=2)
         out.square().sum().backward()
         results[level] = [t.detach().numpy() for t in (out, x.grad, w.grad, bias.grad)]
-    for x, y in zip(results["avx512"], results["baseline"]):
-        np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-4)
+    for level in levels[:-1]:
+        for x, y in zip(results[level], results["baseline"]):
+            np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-4)
 
 
 def test_bfloat16_matmul_goes_through_float32(levels):
@@ -105,7 +109,8 @@ def test_bfloat16_matmul_goes_through_float32(levels):
     for level in levels:
         torch._core._set_simd_level(level)
         outs[level] = (a @ b).float().numpy()
-    np.testing.assert_array_equal(outs["avx512"], outs["baseline"])
+    for level in levels[:-1]:
+        np.testing.assert_array_equal(outs[level], outs["baseline"])
 
 
 def test_special_values_propagate(levels):

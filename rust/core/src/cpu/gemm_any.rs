@@ -1,4 +1,4 @@
-//! One strided product for every float type: our AVX-512 `sgemm` for float32 where it
+//! One strided product for every float type: our AVX-512/AVX2 `sgemm` for float32 where it
 //! applies, else the `gemm` crate. Matmul and the convolutions both call it, so the choice
 //! between the two kernels is made in one place.
 

@@ -1,4 +1,4 @@
-//! Matrix products through our AVX-512 float32 kernel (`cpu::sgemm`) or else the `gemm`
+//! Matrix products through our AVX-512/AVX2 float32 kernel (`cpu::sgemm`) or else the `gemm`
 //! crate; both take any row and column strides, so transposed and sliced operands are
 //! multiplied without a copy.
 

@@ -1,7 +1,7 @@
-//! Cache blocking for one thread's rectangle of C (the Goto/BLIS loop order): a KC-deep
-//! slice of B is packed once (it stays in L2, each NR panel of it in L1 while in use), then
-//! MC-row blocks of A are packed against it (L2), or read in place when that is cheaper,
-//! and every tile (up to MR x NR) is multiplied.
+//! Cache blocking for one thread's rectangle of C (the Goto/BLIS loop order, block sizes
+//! from `Isa`): a KC-deep slice of B is packed once (it stays in L2, each NR panel of it in
+//! L1 while in use), then MC-row blocks of A are packed against it (L2), or read in place
+//! when that is cheaper, and every tile (up to MR x NR) is multiplied.
 
 use super::isa::{Isa, PanelA, TileDst};
 use super::pack::Strided;
@@ -104,7 +104,7 @@ pub unsafe fn multiply_rect<I: Isa>(p: &Problem, rows: Range<usize>, cols: Range
                         ptr: p.a.ptr.offset(i0 as isize * p.a.rs + pc as isize * p.a.cs),
                         ..p.a
                     };
-                    let a = if read_a_in_place(&p.a) {
+                    let a = if read_a_in_place::<I>(&p.a) {
                         ABlock::InPlace(a_block)
                     } else {
                         I::pack_a(mc, kc, mr, a_block, ap);
@@ -125,10 +125,9 @@ pub unsafe fn multiply_rect<I: Isa>(p: &Problem, rows: Range<usize>, cols: Range
 
 /// Whether the kernel reads A where it is instead of from a packed copy: when A's rows are
 /// contiguous (then packing is a transpose, and broadcasting from each row needs none) and
-/// MR consecutive rows land in different L1 sets (rows a multiple of 1 KiB apart would
-/// evict each other). Measured: +13% on batched attention-sized products, +2% on Linear.
-pub fn read_a_in_place(a: &Strided) -> bool {
-    a.cs == 1 && !(a.rs.unsigned_abs() * 4).is_multiple_of(1024)
+/// MR consecutive rows land in different L1 sets (`Isa::ALIASING_STRIDE`).
+pub fn read_a_in_place<I: Isa>(a: &Strided) -> bool {
+    a.cs == 1 && !(a.rs.unsigned_abs() * 4).is_multiple_of(I::ALIASING_STRIDE)
 }
 
 /// One `mc x nc` block of C at `origin`, `kc` steps deep, in tiles of `mr` rows.

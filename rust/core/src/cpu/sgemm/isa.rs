@@ -40,6 +40,9 @@ pub trait Isa: Copy + Send + Sync + 'static {
     const MC: usize;
     /// Most B columns packed at once (`KC x NC`: L2).
     const NC: usize;
+    /// A's rows are read in place unless their stride is a multiple of this many bytes:
+    /// then MR rows fall into too few L1 sets and evict each other.
+    const ALIASING_STRIDE: usize;
 
     /// Multiplies a `rows x kc` panel of A by a `kc x cols` packed B panel into `dst`.
     ///
@@ -82,6 +85,8 @@ impl Isa for Avx512 {
     const MC: usize = 12 * Self::MR;
     // Under 1 MiB.
     const NC: usize = 32 * Self::NR;
+    // Measured: +13% on batched attention-sized products, +2% on Linear.
+    const ALIASING_STRIDE: usize = 1024;
 
     unsafe fn tile(rows: usize, cols: usize, kc: usize, a: PanelA, b: *const f32, dst: TileDst) {
         super::kernel::tile(rows, cols, kc, a, b, dst)
@@ -109,6 +114,9 @@ impl Isa for Avx2 {
     const MC: usize = 24 * Self::MR;
     // 1 MiB of packed B.
     const NC: usize = 64 * Self::NR;
+    // 6 rows 1 or 2 KiB apart still spread over 4 or 2 sets of an 8-way L1; reading them
+    // in place instead of packing measured +13% on 256^3 and +4% on 512^3.
+    const ALIASING_STRIDE: usize = 4096;
 
     unsafe fn tile(rows: usize, cols: usize, kc: usize, a: PanelA, b: *const f32, dst: TileDst) {
         super::kernel_avx2::tile(rows, cols, kc, a, b, dst)

@@ -90,7 +90,14 @@ unsafe fn copy_short_rows(kc: usize, rows: usize, src: *const f32, src_step: isi
     let (load, store) = (first_lanes(rows), first_lanes(MR));
     for p in 0..kc {
         let x = _mm256_maskload_ps(src.offset(p as isize * src_step), load);
-        _mm256_maskstore_ps(dst.add(p * MR), store, x);
+        let d = dst.add(p * MR);
+        // A whole vector spills 2 floats into the next step, rewritten right after (a
+        // masked store is several times slower); only the last step must stop at MR.
+        if p + 1 < kc {
+            _mm256_storeu_ps(d, x);
+        } else {
+            _mm256_maskstore_ps(d, store, x);
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub unsafe fn run<I: Isa>(d: Dims, p: &Problem, threads: usize) {
     let mr = row_step::<I>(d.m);
     let (m_tiles, n_panels) = (d.m.div_ceil(mr), d.n.div_ceil(I::NR));
     // Across n every thread packs all of A, across m all of B: duplicate the cheaper one.
-    let a_cost = d.m * d.k * pack_cost_a(&p.a);
+    let a_cost = d.m * d.k * pack_cost_a::<I>(&p.a);
     let b_cost = d.k * d.n * pack_cost_b(&p.b);
     let by_columns = n_panels >= threads && (a_cost <= b_cost || m_tiles < threads);
     let parts = threads.min(if by_columns { n_panels } else { m_tiles });
@@ -46,8 +46,8 @@ pub unsafe fn run<I: Isa>(d: Dims, p: &Problem, threads: usize) {
 
 /// Relative cost per element of packing A: none when it is read in place, 2 for a copy
 /// (its panels' columns are contiguous), 5 for a transpose or gather (measured ~2.5x).
-fn pack_cost_a(a: &Strided) -> usize {
-    if read_a_in_place(a) {
+fn pack_cost_a<I: Isa>(a: &Strided) -> usize {
+    if read_a_in_place::<I>(a) {
         0
     } else if a.rs == 1 {
         2
