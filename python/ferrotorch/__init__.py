@@ -283,6 +283,10 @@ from .linalg._torch_functions import (  # noqa: E402
 from .linalg._torch_functions import install as _install_linalg  # noqa: E402
 
 _install_linalg()
+from .linalg._torch_norm import frobenius_norm, norm, nuclear_norm  # noqa: E402
+from .linalg._torch_norm import install as _install_norm  # noqa: E402
+
+_install_norm()
 from ._spectral import install as _install_spectral  # noqa: E402
 from ._spectral import istft, stft  # noqa: E402
 from .cuda import AcceleratorError  # noqa: E402

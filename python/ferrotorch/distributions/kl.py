@@ -13,7 +13,6 @@ from typing import Any, Callable, Dict, Tuple
 
 import ferrotorch as torch
 
-from ._linalg import solve_triangular
 from ._special import digamma, lgamma
 from .bernoulli import Bernoulli
 from .beta import Beta
@@ -241,7 +240,7 @@ def _kl_lowrank_lowrank(p: LowRankMultivariateNormal, q: LowRankMultivariateNorm
     (pw, pd, pc), (qw, qd, qc) = _lowrank_parts(p), _lowrank_parts(q)
     term1 = _batch_lowrank_logdet(qw, qd, qc) - _batch_lowrank_logdet(pw, pd, pc)
     term3 = _batch_lowrank_mahalanobis(qw, qd, q.loc - p.loc, qc)
-    a = solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
+    a = torch.linalg.solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
     term21 = (pd / qd).sum(-1)
     term22 = _batch_trace_xxt(pw * qd.rsqrt().unsqueeze(-1))
     term23 = _batch_trace_xxt(a * pd.sqrt().unsqueeze(-2))
@@ -256,7 +255,7 @@ def _kl_mvn_lowrank(p: MultivariateNormal, q: LowRankMultivariateNormal) -> torc
     p_tril = p._unbroadcasted_scale_tril
     term1 = _batch_lowrank_logdet(qw, qd, qc) - 2 * p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
     term3 = _batch_lowrank_mahalanobis(qw, qd, q.loc - p.loc, qc)
-    a = solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
+    a = torch.linalg.solve_triangular(qc, qw.mT / qd.unsqueeze(-2), upper=False)
     term21 = _batch_trace_xxt(p_tril * qd.rsqrt().unsqueeze(-1))
     term22 = _batch_trace_xxt(a.matmul(p_tril))
     return 0.5 * (term1 + term21 - term22 + term3 - p.event_shape[0])
@@ -272,8 +271,8 @@ def _kl_lowrank_mvn(p: LowRankMultivariateNormal, q: MultivariateNormal) -> torc
     batch = tuple(torch.broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(pw.shape[:-2])))
     n = p.event_shape[0]
     q_tril = q_tril.expand(batch + (n, n))
-    term21 = _batch_trace_xxt(solve_triangular(q_tril, pw.expand(batch + (n, pw.size(-1))), upper=False))
-    term22 = _batch_trace_xxt(solve_triangular(q_tril, torch.diag_embed(pd.sqrt()).expand(batch + (n, n)), upper=False))
+    term21 = _batch_trace_xxt(torch.linalg.solve_triangular(q_tril, pw.expand(batch + (n, pw.size(-1))), upper=False))
+    term22 = _batch_trace_xxt(torch.linalg.solve_triangular(q_tril, torch.diag_embed(pd.sqrt()).expand(batch + (n, n)), upper=False))
     return 0.5 * (term1 + term21 + term22 + term3 - p.event_shape[0])
 
 
@@ -287,7 +286,7 @@ def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: Multivar
     half_term1 = q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) - p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
     batch = tuple(torch.broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_tril.shape[:-2])))
     n = p.event_shape[0]
-    term2 = _batch_trace_xxt(solve_triangular(q_tril.expand(batch + (n, n)), p_tril.expand(batch + (n, n)), upper=False))
+    term2 = _batch_trace_xxt(torch.linalg.solve_triangular(q_tril.expand(batch + (n, n)), p_tril.expand(batch + (n, n)), upper=False))
     term3 = _batch_mahalanobis(q_tril, q.loc - p.loc)
     return half_term1 + 0.5 * (term2 + term3 - n)
 

@@ -8,7 +8,6 @@ from typing import Any, Optional
 import ferrotorch as torch
 
 from . import constraints
-from ._linalg import cholesky, solve_triangular
 from .distribution import Distribution
 from .multivariate_normal import _batch_mahalanobis, _batch_mv
 from .utils import _standard_normal, lazy_property
@@ -20,7 +19,7 @@ def _batch_capacitance_tril(w: torch.Tensor, d: torch.Tensor) -> torch.Tensor:
     """Cholesky factor of the capacitance ``I + W^T D^-1 W`` (m x m, m the rank)."""
     m = w.size(-1)
     capacitance = torch.matmul(w.mT / d.unsqueeze(-2), w) + torch.eye(m, dtype=w.dtype)
-    return cholesky(capacitance)
+    return torch.linalg.cholesky(capacitance)
 
 
 def _batch_lowrank_logdet(w: torch.Tensor, d: torch.Tensor, capacitance_tril: torch.Tensor) -> torch.Tensor:
@@ -105,7 +104,7 @@ class LowRankMultivariateNormal(Distribution):
         d_sqrt = self._unbroadcasted_cov_diag.sqrt().unsqueeze(-1)
         dinvsqrt_w = self._unbroadcasted_cov_factor / d_sqrt
         k = torch.matmul(dinvsqrt_w, dinvsqrt_w.mT) + torch.eye(n, dtype=d_sqrt.dtype)
-        return (d_sqrt * cholesky(k)).expand(self._matrix_shape())
+        return (d_sqrt * torch.linalg.cholesky(k)).expand(self._matrix_shape())
 
     @lazy_property
     def covariance_matrix(self) -> torch.Tensor:
@@ -116,7 +115,7 @@ class LowRankMultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self) -> torch.Tensor:
         wt_dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)
-        a = solve_triangular(self._capacitance_tril, wt_dinv, upper=False)
+        a = torch.linalg.solve_triangular(self._capacitance_tril, wt_dinv, upper=False)
         precision = torch.diag_embed(self._unbroadcasted_cov_diag.reciprocal()) - a.mT @ a
         return precision.expand(self._matrix_shape())
 

@@ -8,7 +8,6 @@ from typing import Any, Optional
 import ferrotorch as torch
 
 from . import constraints
-from ._linalg import cholesky, cholesky_inverse, solve_triangular
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 
@@ -26,16 +25,16 @@ def _batch_mahalanobis(tril: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     n = x.shape[-1]
     tril = tril.expand(tuple(batch) + (n, n))
     x = x.expand(tuple(batch) + (n,))
-    return solve_triangular(tril, x.unsqueeze(-1), upper=False).squeeze(-1).pow(2).sum(-1)
+    return torch.linalg.solve_triangular(tril, x.unsqueeze(-1), upper=False).squeeze(-1).pow(2).sum(-1)
 
 
 def _precision_to_scale_tril(precision: torch.Tensor) -> torch.Tensor:
     """The lower Cholesky factor of ``precision^-1`` without inverting ``precision`` directly:
     the Cholesky factor of the flipped matrix gives an upper factor, whose inverse is lower."""
-    flipped = cholesky(torch.flip(precision, (-2, -1)))
+    flipped = torch.linalg.cholesky(torch.flip(precision, (-2, -1)))
     tril_inv = torch.transpose(torch.flip(flipped, (-2, -1)), -2, -1)
     eye = torch.eye(precision.shape[-1], dtype=precision.dtype).expand(tuple(tril_inv.shape))
-    return solve_triangular(tril_inv, eye, upper=False)
+    return torch.linalg.solve_triangular(tril_inv, eye, upper=False)
 
 
 class MultivariateNormal(Distribution):
@@ -87,7 +86,7 @@ class MultivariateNormal(Distribution):
         if scale_tril is not None:
             self._unbroadcasted_scale_tril = scale_tril
         elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = cholesky(covariance_matrix)
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
         else:
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
 
@@ -109,7 +108,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self) -> torch.Tensor:
-        return cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
+        return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
 
     @property
     def mean(self) -> torch.Tensor:

@@ -794,9 +794,7 @@ class PositiveDefiniteTransform(Transform):
         return tril @ tril.mT
 
     def _inverse(self, y: torch.Tensor) -> torch.Tensor:
-        from ._linalg import cholesky
-
-        return LowerCholeskyTransform().inv(cholesky(y))
+        return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))
 
 
 def _check_dim(dim: int, t: torch.Tensor, what: str) -> None:

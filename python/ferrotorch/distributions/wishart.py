@@ -10,7 +10,6 @@ from typing import Any, Dict, Optional, Tuple
 import ferrotorch as torch
 
 from . import constraints
-from ._linalg import cholesky, cholesky_solve, logdet_positive_definite
 from ._special import digamma, mvlgamma
 from .chi2 import Chi2
 from .exp_family import ExponentialFamily
@@ -86,7 +85,7 @@ class Wishart(ExponentialFamily):
         if scale_tril is not None:
             self._unbroadcasted_scale_tril = scale_tril
         elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = cholesky(covariance_matrix)
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
         else:
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
         self._dist_chi2 = self._make_chi2(tuple(batch_shape))
@@ -118,7 +117,7 @@ class Wishart(ExponentialFamily):
     @lazy_property
     def precision_matrix(self) -> torch.Tensor:
         eye = torch.eye(self._event_shape[-1], dtype=self._unbroadcasted_scale_tril.dtype)
-        return cholesky_solve(eye, self._unbroadcasted_scale_tril).expand(tuple(self._batch_shape + self._event_shape))
+        return torch.cholesky_solve(eye, self._unbroadcasted_scale_tril).expand(tuple(self._batch_shape + self._event_shape))
 
     def _df_as_matrix_factor(self, df: torch.Tensor) -> torch.Tensor:
         return df.reshape(tuple(self._batch_shape) + (1, 1))
@@ -170,11 +169,11 @@ class Wishart(ExponentialFamily):
         nu = self.df
         p = self._event_shape[-1]
         half_logdet_scale = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        trace = cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(dim1=-2, dim2=-1).sum(-1)
+        trace = torch.cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(dim1=-2, dim2=-1).sum(-1)
         return (
             -nu * (p * _LOG_2 / 2 + half_logdet_scale)
             - mvlgamma(nu / 2, p)
-            + (nu - p - 1) / 2 * logdet_positive_definite(value)
+            + (nu - p - 1) / 2 * torch.linalg.slogdet(value).logabsdet
             - trace / 2
         )
 
@@ -196,4 +195,4 @@ class Wishart(ExponentialFamily):
 
     def _log_normalizer(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
         p = self._event_shape[-1]
-        return (y + (p + 1) / 2) * (-logdet_positive_definite(-2 * x) + _LOG_2 * p) + mvlgamma(y + (p + 1) / 2, p)
+        return (y + (p + 1) / 2) * (-torch.linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p) + mvlgamma(y + (p + 1) / 2, p)

@@ -14,6 +14,7 @@ from .._core import Tensor as _Tensor
 from ._factorizations import cholesky, cholesky_ex, lu, lu_factor, lu_factor_ex
 from ._householder import householder_product
 from ._inverses import det, inv, inv_ex, slogdet
+from ._ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from ._least_squares import lstsq, matrix_rank, pinv
 from ._matrix_functions import matrix_sqrth, polar
 from ._norms import cond, matrix_norm, norm, vector_norm

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional, Sequence, Union
 
-from .._core import Tensor
+from .._core import Tensor, promote_types
 from ._inverses import inv_ex
 from ._spectral import svdvals
 
@@ -33,8 +33,15 @@ def _check_float(op: str, x: Tensor) -> None:
 def _cast(op: str, x: Tensor, dtype: Any) -> Tensor:
     if dtype is None:
         return x
-    if not _is_float(dtype):
+    if not _is_float(dtype) and not dtype.is_complex:
         raise RuntimeError(f"{op}: dtype should be floating point or complex, but got {_type_name(dtype)}")
+    if dtype.is_complex and not x.dtype.is_complex:
+        raise RuntimeError(f"{op}: dtype should be real for real inputs, but got {_type_name(dtype)}")
+    if promote_types(x.dtype, dtype) != dtype:
+        raise RuntimeError(
+            f"{op}: the dtype of the input ({_type_name(x.dtype)}) should be convertible without narrowing to the "
+            f"specified dtype ({_type_name(dtype)})"
+        )
     return x.to(dtype)
 
 
@@ -88,9 +95,18 @@ def matrix_norm(A: Tensor, ord: Union[str, int, float] = "fro", dim: Sequence[in
     values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min column sum of
     |A|), inf / -inf (max / min row sum of |A|)."""
     op = "linalg.matrix_norm"
-    _check_float(op, A)
+    # PyTorch's order: the order, A's rank, A's dtype, the dims, then the dtype argument.
+    if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
+        raise RuntimeError(f"{op}: Order {ord if isinstance(ord, str) else format(ord, 'g')} not supported.")
+    if A.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if not A.dtype.is_complex:
+        _check_float(op, A)
     d0, d1 = _norm_dims(op, A, dim)
     A = _cast(op, A, dtype)
+    if A.dtype.is_complex and ord in ("fro", 1, -1, math.inf, -math.inf):
+        # These norms depend on the moduli only; complex singular values have no kernel yet.
+        A = A.abs()
     if ord == "fro":
         return A.norm(2.0, [d0, d1], keepdim)
     if ord == "nuc":

@@ -15,6 +15,8 @@ _FIELDS = {
     "linalg_lu_factor": ["LU", "pivots"],
     "linalg_lu_factor_ex": ["LU", "pivots", "info"],
     "linalg_lu": ["P", "L", "U"],
+    "linalg_ldl_factor": ["LD", "pivots"],
+    "linalg_ldl_factor_ex": ["LD", "pivots", "info"],
     "lu_unpack": ["P", "L", "U"],
     "triangular_solve": ["solution", "cloned_coefficient"],
     "linalg_qr": ["Q", "R"],
@@ -41,6 +43,8 @@ linalg_cholesky_ex = _make("linalg_cholesky_ex", _FIELDS["linalg_cholesky_ex"])
 linalg_lu_factor = _make("linalg_lu_factor", _FIELDS["linalg_lu_factor"])
 linalg_lu_factor_ex = _make("linalg_lu_factor_ex", _FIELDS["linalg_lu_factor_ex"])
 linalg_lu = _make("linalg_lu", _FIELDS["linalg_lu"])
+linalg_ldl_factor = _make("linalg_ldl_factor", _FIELDS["linalg_ldl_factor"])
+linalg_ldl_factor_ex = _make("linalg_ldl_factor_ex", _FIELDS["linalg_ldl_factor_ex"])
 lu_unpack = _make("lu_unpack", _FIELDS["lu_unpack"])
 triangular_solve = _make("triangular_solve", _FIELDS["triangular_solve"])
 linalg_qr = _make("linalg_qr", _FIELDS["linalg_qr"])

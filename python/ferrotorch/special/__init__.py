@@ -15,6 +15,7 @@ from typing import Any, Optional, Union
 
 from .. import _core
 from .._core import Tensor
+from ._airy import airy_ai
 from ._bessel_functions import (
     bessel_y0,
     bessel_y1,
@@ -44,6 +45,7 @@ from ._orthogonal_polynomials import (
 Number = Union[int, float, bool]
 
 __all__ = [
+    "airy_ai",
     "bessel_j0", "bessel_j1", "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2",
     "expit", "expm1", "gammainc", "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p",
     "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri",

@@ -47,6 +47,7 @@ from ._checkpoint_policies import (
     set_checkpoint_early_stop,
     set_device_states,
 )
+from ._graph_exec_group import GraphExecGroup
 from ._pytree import tree_flatten, tree_unflatten
 
 Tensor = _core.Tensor
@@ -56,6 +57,7 @@ __all__ = [
     "CheckpointFunction",
     "CheckpointPolicy",
     "DefaultDeviceType",
+    "GraphExecGroup",
     "SAC_IGNORED_OPS",
     "SelectiveCheckpointContext",
     "check_backward_validity",
@@ -265,17 +267,31 @@ def _checkpoint_without_reentrant(
             flat_out[i] = d
         return tree_unflatten(flat_out, out_spec)
 
-    def recompute_backward(*grads: Any) -> Tuple[Any, ...]:
+    token = object()
+
+    def rerun_block(higher: bool) -> Tuple[List[Any], List[Tensor]]:
         # Under create_graph (grad mode on in backward) the rerun hangs off the arguments
         # themselves, so the gradients it returns are differentiable with respect to them.
-        higher = _core.is_grad_enabled()
-        _check_versions(versions)
         rerun = [x.view_as(x) if higher and isinstance(x, Tensor) and x.requires_grad else _detach_like(x) for x in flat_in]
         with rng.replay(), enable_grad(), recompute_ctx:
             a, k = tree_unflatten(rerun, in_spec)
             again = [o for o in tree_flatten(function(*a, **k))[0] if isinstance(o, Tensor)]
             if determinism_check == "default":
                 _check_recomputed(saved_metadata, again)
+        return rerun, again
+
+    def recompute_backward(*grads: Any) -> Tuple[Any, ...]:
+        higher = _core.is_grad_enabled()
+        _check_versions(versions)
+        # Under a GraphExecGroup, backward calls share one rerun of the block.
+        group = GraphExecGroup._get_current_group() if not higher else None
+        if group is not None and token in group._recomputed:
+            rerun, again = group._recomputed[token]
+        else:
+            rerun, again = rerun_block(higher)
+            if group is not None:
+                group._recomputed[token] = (rerun, again)
+        with enable_grad():
             pairs = [(o, g) for o, g in zip(again, grads) if g is not None and o.requires_grad]
             targets = [rerun[i] for i in arg_positions] + closed_over
             if not pairs:

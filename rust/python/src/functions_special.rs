@@ -50,6 +50,7 @@ special_functions! {
     special_scaled_modified_bessel_k0 => SpecialOp::ScaledModifiedBesselK0;
     special_scaled_modified_bessel_k1 => SpecialOp::ScaledModifiedBesselK1;
     special_spherical_bessel_j0 => SpecialOp::SphericalBesselJ0;
+    special_airy_ai => SpecialOp::AiryAi;
 }
 
 macro_rules! polynomials {

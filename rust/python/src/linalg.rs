@@ -134,6 +134,41 @@ fn _linalg_lu_solve(
 }
 
 #[pyfunction]
+fn _linalg_ldl_factor_ex(
+    py: Python<'_>,
+    a: PyRef<'_, PyTensor>,
+    hermitian: bool,
+    check_errors: bool,
+) -> PyResult<T3> {
+    let a = a.t.clone();
+    let (ld, piv, info) = py
+        .detach(|| a.linalg_ldl_factor_ex(hermitian, check_errors))
+        .py()?;
+    Ok((PyTensor::new(ld), PyTensor::new(piv), PyTensor::new(info)))
+}
+
+#[pyfunction]
+fn _linalg_ldl_factor(py: Python<'_>, a: PyRef<'_, PyTensor>, hermitian: bool) -> PyResult<T2> {
+    let a = a.t.clone();
+    Ok(pair(py.detach(|| a.linalg_ldl_factor(hermitian)).py()?))
+}
+
+#[pyfunction]
+fn _linalg_ldl_solve(
+    py: Python<'_>,
+    ld: PyRef<'_, PyTensor>,
+    pivots: PyRef<'_, PyTensor>,
+    b: PyRef<'_, PyTensor>,
+    hermitian: bool,
+) -> PyResult<PyTensor> {
+    let (ld, pivots, b) = (ld.t.clone(), pivots.t.clone(), b.t.clone());
+    Ok(PyTensor::new(
+        py.detach(|| ld.linalg_ldl_solve(&pivots, &b, hermitian))
+            .py()?,
+    ))
+}
+
+#[pyfunction]
 fn _linalg_solve_triangular(
     py: Python<'_>,
     a: PyRef<'_, PyTensor>,
@@ -231,6 +266,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_lu_factor, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_lu_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_solve_triangular, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_ldl_factor_ex, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_ldl_factor, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_ldl_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_cholesky_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_cholesky_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_qr, m)?)?;

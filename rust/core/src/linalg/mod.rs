@@ -12,6 +12,8 @@ pub mod det;
 pub mod eig;
 pub mod eigh;
 pub mod inv;
+pub mod ldl;
+pub mod ldl_solve;
 pub mod lu;
 pub mod lu_solve;
 pub mod qr;

@@ -38,6 +38,7 @@ pub enum SpecialOp {
     ScaledModifiedBesselK0,
     ScaledModifiedBesselK1,
     SphericalBesselJ0,
+    AiryAi,
 }
 
 use SpecialOp::*;
@@ -70,6 +71,7 @@ impl SpecialOp {
             ScaledModifiedBesselK0 => "special_scaled_modified_bessel_k0",
             ScaledModifiedBesselK1 => "special_scaled_modified_bessel_k1",
             SphericalBesselJ0 => "special_spherical_bessel_j0",
+            AiryAi => "special_airy_ai",
         }
     }
 
@@ -100,6 +102,16 @@ impl SpecialOp {
             ScaledModifiedBesselK0 => "SpecialScaledModifiedBesselK0Backward0",
             ScaledModifiedBesselK1 => "SpecialScaledModifiedBesselK1Backward0",
             SphericalBesselJ0 => "SpecialSphericalBesselJ0Backward0",
+            AiryAi => "SpecialAiryAiBackward0",
+        }
+    }
+
+    /// PyTorch's CPU kernel name for the ops it defines for float32/float64 (and integers,
+    /// promoted) only: half and complex inputs are NotImplementedError naming it.
+    fn double_only_kernel(self) -> Option<&'static str> {
+        match self {
+            AiryAi => Some("airy_ai_cpu"),
+            _ => None,
         }
     }
 
@@ -132,6 +144,7 @@ impl SpecialOp {
             ScaledModifiedBesselK0 => sf::scaled_modified_bessel_k0(x),
             ScaledModifiedBesselK1 => sf::scaled_modified_bessel_k1(x),
             SphericalBesselJ0 => sf::spherical_bessel_j0(x),
+            AiryAi => sf::airy_ai(x),
         }
     }
 }
@@ -172,6 +185,11 @@ pub(crate) fn float_result(dt: DType) -> DType {
 /// Forward of a special function, outside autograd.
 pub fn special_forward(op: SpecialOp, x: &Tensor) -> Result<Tensor> {
     host_only(op.name(), &[x])?;
+    if let Some(kernel) = op.double_only_kernel() {
+        if matches!(x.dtype(), DType::F16 | DType::BF16) || x.dtype().is_complex() {
+            return Err(crate::Error::complex_unsupported(kernel, x.dtype()));
+        }
+    }
     let out_dt = float_result(x.dtype());
     if op == Sinc && out_dt == DType::F32 {
         let src = x.to_dtype_raw(DType::F32)?.contiguous_copy_if_needed()?;
@@ -211,7 +229,7 @@ impl Tensor {
         // PyTorch gives these no derivative: their results never require grad.
         if matches!(
             op,
-            ScaledModifiedBesselK0 | ScaledModifiedBesselK1 | SphericalBesselJ0
+            ScaledModifiedBesselK0 | ScaledModifiedBesselK1 | SphericalBesselJ0 | AiryAi
         ) {
             return Ok(out);
         }
@@ -283,7 +301,10 @@ impl Tensor {
                     }
                     ModifiedBesselK0 => x.special(ModifiedBesselK1)?.neg()?,
                     ModifiedBesselK1 => x.special(ModifiedBesselK0)?.neg()?.sub(&y()?.div(x)?)?,
-                    ScaledModifiedBesselK0 | ScaledModifiedBesselK1 | SphericalBesselJ0 => {
+                    ScaledModifiedBesselK0
+                    | ScaledModifiedBesselK1
+                    | SphericalBesselJ0
+                    | AiryAi => {
                         unreachable!("recorded without a backward")
                     }
                 };

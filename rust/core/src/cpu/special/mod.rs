@@ -1,6 +1,7 @@
 //! Scalar special functions in f64 (float32 inputs are computed here and rounded), with
 //! PyTorch's values at poles, signed zeros, infinities and NaN.
 
+pub mod airy;
 pub mod bessel;
 pub mod bessel_y;
 pub mod gamma;
@@ -10,6 +11,7 @@ pub mod normal;
 pub mod orthogonal_polynomials;
 pub mod zeta;
 
+pub use airy::airy_ai;
 pub use bessel::{bessel_j0, bessel_j1, i0, i0e, i1, i1e};
 pub use bessel_y::{bessel_y0, bessel_y1, spherical_bessel_j0};
 pub use gamma::{digamma, lgamma, polygamma, trigamma};
