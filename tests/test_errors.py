@@ -221,6 +221,12 @@ SAME_CLASS_AS_TORCH = {
     "clamp_inplace_expanded": lambda L: L.ones(1, 3).expand(2, 3).clamp_(0),
     "uniform_inplace_expanded": lambda L: L.ones(1, 3).expand(2, 3).uniform_(),
     "cross_entropy_empty_int_input": lambda L: L.nn.functional.cross_entropy(L.zeros(0, 3, dtype=L.int32), L.zeros(0, dtype=L.int64)),
+    "avg_pool1d_int16": lambda L: L.nn.functional.avg_pool1d(L.ones(1, 4, dtype=L.int16), 4),
+    "avg_pool1d_int16_size_first": lambda L: L.nn.functional.avg_pool1d(L.ones(1, 4, dtype=L.int16), 9),
+    "topk_dim_before_bool": lambda L: L.ones(1, 3, dtype=L.bool).topk(2, 2),
+    "median_complex": lambda L: L.zeros(3, dtype=L.complex64).median(),
+    "median_complex_dim_range": lambda L: L.zeros(3, dtype=L.complex64).median(5),
+    "unique_complex": lambda L: L.zeros(3, dtype=L.complex128).unique(),
     "aminmax_complex": lambda L: L.aminmax(L.ones(2, dtype=L.complex64)),
     "aminmax_complex_dim": lambda L: L.aminmax(L.ones(2, dtype=L.complex128), dim=0),
 }

@@ -154,6 +154,10 @@ def avg_pool2d(input: Tensor, kernel_size: IntOrPair, stride: Optional[IntOrPair
         raise RuntimeError(f"avg_pool2d: Expected 3D or 4D input tensor, got shape {list(input.shape)}")
     n, c, h, w = input.shape
     oh, ow = _pool_out(h, k[0], s[0], p[0], ceil_mode), _pool_out(w, k[1], s[1], p[1], ceil_mode)
+    if not input.is_floating_point() and input.dtype != _core.int64:
+        # After the size checks, as PyTorch's kernel dispatch (floats and int64 only).
+        names = {"int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+        raise NotImplementedError(f'"avg_pool2d" not implemented for \'{names[str(input.dtype).split(".")[-1]]}\'')
     # Extra zero padding on the bottom/right lets the last ceil_mode window exist.
     eh = max(0, (oh - 1) * s[0] + k[0] - h - 2 * p[0])
     ew = max(0, (ow - 1) * s[1] + k[1] - w - 2 * p[1])

@@ -160,9 +160,13 @@ def xlogy(input: Any, other: Any) -> Tensor:
 def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> Any:
     """The lower median: of all elements (0-d), or along ``dim`` with its index. NaN wins, as
     in PyTorch: a slice holding NaN has median NaN at the index of its first NaN."""
-    if input.dtype == _core.bool:
+    if input.dtype == _core.bool or (input.is_complex() and input.numel()):
+        n = input.ndim or 1  # this module's max() is torch.max
+        if dim is not None and not -n <= dim < n:
+            raise IndexError(f"median(): Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
         kernel = "median_cpu" if dim is None else "median_out"
-        raise NotImplementedError(f"median: \"{kernel}\" not implemented for 'Bool'")
+        kind = "Bool" if input.dtype == _core.bool else ("ComplexFloat" if input.dtype.itemsize == 8 else "ComplexDouble")
+        raise NotImplementedError(f"median: \"{kernel}\" not implemented for '{kind}'")
     if dim is None:
         flat = input.reshape(-1)
         if flat.numel() == 0:  # PyTorch answers NaN (floats) or the dtype's lowest value

@@ -74,6 +74,9 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     >>> torch.unique(torch.tensor([3, 1, 3]), return_counts=True)
     (tensor([1, 3]), tensor([1, 2]))
     """
+    if input.is_complex():
+        kind = "ComplexFloat" if input.dtype.itemsize == 8 else "ComplexDouble"
+        raise NotImplementedError(f'"{"unique" if dim is None else "unique_dim"}" not implemented for \'{kind}\'')
     if dim is None:
         flat = input.reshape(-1)
         sorted_vals, order = _as_sortable(flat).sort(stable=True)

@@ -45,7 +45,14 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # Products beyond the range: whether a row gives inf or NaN (inf - inf) depends on the
         # order of accumulation and on fused multiply-adds (exact products), both valid IEEE.
         return "overflowing products: accumulation order"
+    if case["op"] in ("ones", "zeros", "full", "empty") and any(a >= 2**31 for a in (case["args"][0] or [0])):
+        # 2**31 elements and more: PyTorch aborts (exit -6) when the worker's address-space
+        # limit refuses the allocation, instead of raising OutOfMemoryError.
+        return "pytorch aborts on huge allocations"
     int_target = any(isinstance(a, dict) and a.get("dtype") in ("int8", "int16", "int32", "int64", "uint8") for a in args)
+    ins = case["inputs"]
+    if case["op"] == "copy_" and len(ins) == 2 and ins[0]["dtype"] in ("int8", "int16", "int32", "int64", "uint8"):
+        int_target = True  # copy_ casts its float source into the integer destination
     if int_target and any(s.get("values") in ("special", "extreme") and "float" in s["dtype"] for s in case["inputs"]):
         # A NaN, inf or out-of-range float cast to an integer type is undefined in C++: PyTorch's
         # value is whatever the platform's conversion gives.

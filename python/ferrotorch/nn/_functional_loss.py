@@ -121,7 +121,9 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
     _floating_only("mse_cpu", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
-    d = input - target
+    # PyTorch's mse kernel promotes both sides first (a bool target is no bool subtraction).
+    common = _core.result_type(input, target)
+    d = input.to(common) - target.to(common)
     return _weighted("mse_loss", d * d, weight, input, reduction, mean_by_weight=True)
 
 

@@ -222,6 +222,11 @@ fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyRes
     ferrotorch::scalar_range::check_fits("add", s, rt).py()?;
     match s {
         Scalar::Int(1) | Scalar::Bool(true) => Ok(b),
+        // A bool sum is a logical or: any nonzero alpha keeps `b`, zero drops it.
+        s if rt == DType::Bool => match s.to_i64() {
+            0 => Tensor::zeros(b.shape(), DType::Bool).py(),
+            _ => Ok(b),
+        },
         // Scaled in the result dtype, so alpha does not promote `b` past it.
         s if b.dtype() != rt => b.to_dtype(rt).and_then(|b| b.mul_scalar(s)).py(),
         s => b.mul_scalar(s).py(),

@@ -34,16 +34,47 @@ impl Tensor {
         Tensor::from_vec(pos, &[n])
     }
 
+    /// Whether several elements share one memory location (a stride 0 over a dim of 2 or more).
+    fn has_internal_overlap(&self) -> bool {
+        self.numel() > 0
+            && self
+                .shape()
+                .iter()
+                .zip(self.strides())
+                .any(|(&n, &s)| n > 1 && s == 0)
+    }
+
+    /// Writes `r` into an overlapping view only where it differs from the current values: the
+    /// elements of a location then agree that it was written (masked_fill_ and index_put_ on an
+    /// expanded tensor set a location wherever one of its elements was selected).
+    fn write_changed(&self, r: &Tensor) -> Result<()> {
+        if self.storage().is_readonly() {
+            return self.write_from(r); // its error names the read-only memory
+        }
+        let changed = r
+            .binary(crate::ops::BinaryOp::Ne, self)?
+            .try_to_vec::<bool>()?;
+        let vals = r.copy_as(self.dtype())?;
+        crate::with_dtype!(self.dtype(), D => {
+            let v = vals.contiguous_slice::<D>();
+            let l = self.layout();
+            let dst: &mut [D] = unsafe { self.storage().slice_mut::<D>(0, l.storage_span()) };
+            let mut i = 0;
+            crate::layout::for_each_offset(&l.shape, &l.strides, l.offset, |o| {
+                if changed[i] {
+                    dst[o] = v[i];
+                }
+                i += 1;
+            });
+        });
+        self.storage().bump_version();
+        Ok(())
+    }
+
     /// PyTorch's check before elementwise writes (`add_`, `copy_`...): an expanded tensor has
     /// one memory location for several elements, so the result could not be stored.
     pub fn check_no_internal_overlap(&self, op: &str) -> Result<()> {
-        if self
-            .shape()
-            .iter()
-            .zip(self.strides())
-            .any(|(&n, &s)| n > 1 && s == 0)
-            && self.numel() > 0
-        {
+        if self.has_internal_overlap() {
             return Err(Error::runtime(format!(
                 "{op}: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
             )));
@@ -118,7 +149,11 @@ impl Tensor {
                 self.dtype().name()
             )));
         }
-        self.write_from(&r)?;
+        if self.has_internal_overlap() && !self.dtype().is_complex() {
+            self.write_changed(&r)?;
+        } else {
+            self.write_from(&r)?;
+        }
         if tracking && r.requires_grad() {
             let r = r.to_dtype(self.dtype())?;
             self.set_grad_fn(r.grad_fn());

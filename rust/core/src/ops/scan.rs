@@ -220,6 +220,12 @@ impl Tensor {
         if self.ndim() == 0 || self.numel() == 0 {
             return self.mul_scalar(Scalar::Float(1.0));
         }
+        if self.dtype() != DType::F64 {
+            // The shift by the row max costs a rounding that PyTorch's running scan does not
+            // have (its first element is x[0] exactly): narrower floats compute in float64.
+            let dt = self.dtype();
+            return self.to_dtype(DType::F64)?.logcumsumexp(dim)?.to_dtype(dt);
+        }
         // The global row max keeps exp() in range; where the running sum underflows to zero we
         // fall back to the running max (exact when one term dominates).
         let m = self.detach().amax_dims(&[d as i64], true, true)?;

@@ -118,8 +118,8 @@ impl Tensor {
 
     /// `sort(dim, descending, stable)` -> (values, int64 indices); stable for equal keys.
     pub fn sort(&self, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
-        self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
         let d = wrap_dim("sort", dim, self.ndim())?;
+        self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
         if self.ndim() == 0 {
             return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
         }
@@ -165,11 +165,11 @@ impl Tensor {
 
     /// `topk(k, dim, largest, sorted)` -> (values, indices).
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+        let d = wrap_dim("topk", dim, self.ndim())?;
         self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
         if self.dtype() == DType::Bool {
             bail!(NotImplemented, "topk does not support bool dtypes on CPU");
         }
-        let d = wrap_dim("topk", dim, self.ndim())?;
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };
         if k > size {
             bail!(
