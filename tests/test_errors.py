@@ -229,6 +229,9 @@ SAME_CLASS_AS_TORCH = {
     "unique_complex": lambda L: L.zeros(3, dtype=L.complex128).unique(),
     "aminmax_complex": lambda L: L.aminmax(L.ones(2, dtype=L.complex64)),
     "aminmax_complex_dim": lambda L: L.aminmax(L.ones(2, dtype=L.complex128), dim=0),
+    "cross_entropy_1d_input_empty_target": lambda L: L.nn.functional.cross_entropy(L.zeros(3), L.zeros(0, dtype=L.int64)),
+    "nll_loss_1d_input_two_targets": lambda L: L.nn.functional.nll_loss(L.zeros(3), L.zeros(2, dtype=L.int64)),
+    "nll_loss_1d_input_2d_target": lambda L: L.nn.functional.nll_loss(L.zeros(3), L.zeros(1, 1, dtype=L.int64)),
 }
 
 

@@ -245,8 +245,10 @@ def _class_targets(op: str, input: Tensor, target: Tensor, weight: Optional[Tens
     if input.ndim < 1:
         raise ValueError(f"{op}: Expected 1 or more dimensions (got {input.ndim})")
     if input.ndim == 1:
-        if target.ndim > 1 or (target.ndim == 1 and target.shape[0] != 1):
+        if target.ndim > 1:
             raise RuntimeError(f"{op}: 0D or 1D target tensor expected, multi-target not supported (got input: {list(input.shape)}, target: {list(target.shape)})")
+        if target.ndim == 1 and target.shape[0] != 1:
+            raise ValueError(f"{op}: For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
     else:
         if target.ndim == 0 or input.shape[0] != target.shape[0]:
             got = target.shape[0] if target.ndim else 0
