@@ -31,7 +31,7 @@ pub fn unary(dev: &Arc<DeviceState>, op: UnaryOp, x: &Tensor) -> Result<Tensor> 
 }
 
 /// `t` viewed over `shape` with stride 0 on broadcast dims, cast to `dt` first when needed.
-fn operand(
+pub(super) fn operand(
     dev: &Arc<DeviceState>,
     t: &Tensor,
     dt: DType,

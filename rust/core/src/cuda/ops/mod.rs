@@ -50,3 +50,9 @@ pub fn base(t: &Tensor) -> Result<u64> {
         .map(|b| b.ptr)
         .ok_or_else(|| Error::runtime("internal: expected a CUDA tensor"))
 }
+
+/// The device address of `t`'s first element (kernels that take plain pointers need this of
+/// a contiguous tensor; strided kernels take `base` and the view's offset instead).
+pub fn first_element(t: &Tensor) -> Result<u64> {
+    Ok(base(t)? + (t.offset() * t.dtype().size()) as u64)
+}

@@ -1,17 +1,12 @@
 //! Fused optimizer steps on the device: one launch per parameter updates it and its state
 //! buffers in place on the current stream (`crate::optim::fused_step` dispatches here).
 
-use super::base;
+use super::first_element;
 use crate::cuda::launch::optim::fused_step as launch;
 use crate::cuda::runtime::{with_context, DeviceState};
 use crate::optim::Rule;
 use crate::{Result, Tensor};
 use std::sync::Arc;
-
-/// The device address of `t`'s first element (`t` contiguous, checked by the caller).
-fn first_element(t: &Tensor) -> Result<u64> {
-    Ok(base(t)? + (t.offset() * t.dtype().size()) as u64)
-}
 
 /// `rule` applied to `param` with `grad` and `states` (all contiguous, same dtype and size).
 pub fn fused_step(

@@ -2,7 +2,7 @@
 //! the last dims. The reduced dim is moved last and made contiguous (one device copy when it
 //! is not already), so each row is one block of the kernels in `softmax.cu` / `layer_norm.cu`.
 
-use super::{base, copy::copy_as, empty};
+use super::{copy::copy_as, empty, first_element};
 use crate::cuda::launch::{norm, softmax as ls};
 use crate::cuda::runtime::{with_context, DeviceState};
 use crate::{Result, Tensor};
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// `t` as a contiguous tensor on its device (no copy when it already is).
 pub(crate) fn dense(dev: &Arc<DeviceState>, t: &Tensor) -> Result<Tensor> {
-    if t.is_contiguous() && t.offset() == 0 {
+    if t.is_contiguous() {
         Ok(t.clone())
     } else {
         copy_as(dev, t, t.dtype())
@@ -37,8 +37,8 @@ pub fn softmax(dev: &Arc<DeviceState>, x: &Tensor, d: usize, log: bool) -> Resul
             dev.as_ref(),
             &stream,
             x.dtype(),
-            base(&rows_in)?,
-            base(&y)?,
+            first_element(&rows_in)?,
+            first_element(&y)?,
             rows,
             cols,
             log,
@@ -71,12 +71,12 @@ pub fn normalize_last(
                 dev.as_ref(),
                 &stream,
                 x.dtype(),
-                base(&xs)?,
+                first_element(&xs)?,
                 0,
                 0,
-                base(&y)?,
-                base(&mean)?,
-                base(&rstd)?,
+                first_element(&y)?,
+                first_element(&mean)?,
+                first_element(&rstd)?,
                 rows,
                 cols,
                 eps,

@@ -2,36 +2,29 @@
 //! and backward of embeddings). Index kernels flag an out-of-range index on the device and
 //! skip it; the flag is read back (one sync) so the error reaches the caller as on the CPU.
 
-use super::{base, copy::copy_as, empty, zeros};
+use super::{base, copy::copy_as, elementwise::operand, empty, first_element, zeros};
 use crate::cuda::launch::{index as li, ternary as lt, Strided};
 use crate::cuda::runtime::{with_context, DeviceState};
-use crate::error::fmt_shape;
-use crate::layout::Layout;
 use crate::{DType, Device, Error, Result, Scalar, Tensor};
 use std::sync::Arc;
 
-/// `t` on `dev` in `dt` (a 0-d host tensor is copied over; others are already there).
-fn on_device(dev: &Arc<DeviceState>, t: &Tensor, dt: DType) -> Result<Tensor> {
-    let t = if t.device() == Device::Cpu {
-        t.to_device(Device::Cuda(dev.index))?
+/// `t` on `dev` (a 0-d host tensor, which dispatch lets join a CUDA op, is copied over).
+fn to_device(dev: &Arc<DeviceState>, t: &Tensor) -> Result<Tensor> {
+    if t.device() == Device::Cpu {
+        t.to_device(Device::Cuda(dev.index))
     } else {
-        t.clone()
-    };
+        Ok(t.clone())
+    }
+}
+
+/// `t` on `dev` in `dt`.
+fn on_device(dev: &Arc<DeviceState>, t: &Tensor, dt: DType) -> Result<Tensor> {
+    let t = to_device(dev, t)?;
     if t.dtype() == dt {
         Ok(t)
     } else {
         copy_as(dev, &t, dt)
     }
-}
-
-/// `t`'s view broadcast to `shape` (stride 0 on broadcast dims).
-fn broadcast_view(t: &Tensor, shape: &[usize], op: &str) -> Result<Strided> {
-    let view = Layout {
-        shape: shape.to_vec(),
-        strides: t.layout().broadcast_strides(op, shape)?,
-        offset: t.offset(),
-    };
-    Strided::of(&view, op)
 }
 
 /// A view with at least one dim (the index kernels' convention for 0-d tensors).
@@ -72,14 +65,10 @@ pub fn where_(
     shape: &[usize],
     dt: DType,
 ) -> Result<Tensor> {
-    let c = on_device(dev, cond, DType::Bool)?;
-    let (ta, tb) = (on_device(dev, a, dt)?, on_device(dev, b, dt)?);
+    let (c, vc) = operand(dev, &to_device(dev, cond)?, DType::Bool, shape, "where")?;
+    let (ta, va) = operand(dev, &to_device(dev, a)?, dt, shape, "where")?;
+    let (tb, vb) = operand(dev, &to_device(dev, b)?, dt, shape, "where")?;
     let out = empty(dev, shape, dt)?;
-    let (vc, va, vb) = (
-        broadcast_view(&c, shape, "where")?,
-        broadcast_view(&ta, shape, "where")?,
-        broadcast_view(&tb, shape, "where")?,
-    );
     let stream = dev.streams.current()?;
     with_context(dev, || {
         lt::where_(
@@ -145,7 +134,7 @@ pub fn index_select(
             base(x)?,
             &view_1d(x, "index_select")?,
             d,
-            base(&idx)?,
+            first_element(&idx)?,
             idx.numel(),
             base(&out)?,
             out.numel(),
@@ -156,7 +145,7 @@ pub fn index_select(
     Ok(out)
 }
 
-/// `x.index_add(d, index, source * alpha)` out of place (`x` at least 1-D).
+/// `x.index_add(d, index, source * alpha)` out of place (`x` at least 1-D, shapes checked).
 pub fn index_add(
     dev: &Arc<DeviceState>,
     x: &Tensor,
@@ -166,22 +155,8 @@ pub fn index_add(
     alpha: Scalar,
 ) -> Result<Tensor> {
     let idx = dense_i64(dev, index)?;
-    let mut expect = x.shape().to_vec();
-    expect[d] = idx.numel();
+    // Shapes were checked before dispatch (`check_index_add`).
     let src = on_device(dev, source, x.dtype())?;
-    let src_shape = if src.ndim() == 0 {
-        vec![1]
-    } else {
-        src.shape().to_vec()
-    };
-    if src_shape != expect {
-        return Err(Error::runtime(format!(
-            "index_add(): source {} should have shape {} for index of length {}",
-            fmt_shape(source.shape()),
-            fmt_shape(&expect),
-            idx.numel()
-        )));
-    }
     let out = copy_as(dev, x, x.dtype())?;
     let flag = ErrorFlag::new(dev)?;
     let stream = dev.streams.current()?;
@@ -199,7 +174,7 @@ pub fn index_add(
             base(&out)?,
             &view_1d(&out, "index_add")?,
             d,
-            base(&idx)?,
+            first_element(&idx)?,
             idx.numel(),
             base(&src)?,
             &view_1d(&src, "index_add")?,
