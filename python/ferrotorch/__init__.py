@@ -130,6 +130,7 @@ _install_reductions()
 from . import (  # noqa: E402
     _comparison,
     _finite_differences,
+    _index_copy,
     _matrix_ops,
     _pointwise_compositions,
     _tensor_factories,
@@ -137,13 +138,14 @@ from . import (  # noqa: E402
 )
 from ._comparison import allclose, equal, isclose  # noqa: E402
 from ._finite_differences import diff  # noqa: E402
+from ._index_copy import index_copy  # noqa: E402
 from ._matrix_ops import addmm, addmv, baddbmm, diag, diag_embed, trace  # noqa: E402
-from ._pointwise_compositions import addcdiv, addcmul, logit  # noqa: E402
+from ._pointwise_compositions import addcdiv, addcmul, logit, rsub  # noqa: E402
 from ._reductions import median  # noqa: E402
 from ._unique import bincount, unique, unique_consecutive  # noqa: E402
 
 # The Python-written Tensor methods, attached under their function names.
-for _module in (_comparison, _finite_differences, _matrix_ops, _pointwise_compositions, _tensor_factories, _unique):
+for _module in (_comparison, _finite_differences, _index_copy, _matrix_ops, _pointwise_compositions, _tensor_factories, _unique):
     for _method in _module.METHODS:
         setattr(_core.Tensor, _method.__name__, _method)
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402

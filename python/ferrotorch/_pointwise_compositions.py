@@ -1,8 +1,8 @@
-"""Pointwise ops written as compositions of core ops: ``addcmul``, ``addcdiv``, ``logit``."""
+"""Pointwise ops written as compositions of core ops: ``addcmul``, ``addcdiv``, ``logit``, ``rsub``."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from . import _core
 from ._op_entry import op_entry
@@ -37,6 +37,15 @@ def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """In-place ``addcdiv``."""
     return self.add_(tensor1 / tensor2, alpha=value)
+
+
+@op_entry("rsub")
+def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
+    """``other - alpha * input`` (``other`` a tensor or a number, promoted as a Python number)."""
+    if not isinstance(other, Tensor):
+        # The number as a 0-d tensor of the dtype it promotes to, so it promotes as a number.
+        other = _core.full((), other, dtype=_core.result_type(input, other))
+    return _core.sub(other, input, alpha=alpha)
 
 
 def logit(input: Tensor, eps: Optional[float] = None) -> Tensor:

@@ -124,7 +124,10 @@ def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: int = 0
     input = input.long()
     if input.numel() and int(input.min().item()) < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    n = max(minlength, int(input.max().item()) + 1 if input.numel() else 0)
+    top = int(input.max().item()) if input.numel() else -1
+    if top == 2**63 - 1:
+        raise RuntimeError(f"bincount(): maximum value of input overflowed, it should be < {top} but got {top}")
+    n = max(minlength, top + 1)
     if weights is None:
         return _core.zeros(n, dtype=_core.int64).index_add(0, input, _core.ones(input.shape[0], dtype=_core.int64))
     # float32 weights keep their dtype; every other weight dtype sums in float64, as PyTorch.

@@ -103,6 +103,17 @@ pub fn extract_tensor_like(ob: &Bound<'_, PyAny>, op: &str) -> PyResult<Tensor> 
     )))
 }
 
+/// A factory's sizes (`torch.ones(2, 3)`): as `sizes_from_args`, but no argument at all is
+/// PyTorch's TypeError (`torch.ones([])` is a 0-d tensor; `torch.ones()` is an error).
+pub fn factory_sizes(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<Vec<i64>> {
+    if args.is_empty() {
+        return Err(PyTypeError::new_err(format!(
+            "{op}() missing 1 required positional arguments: \"size\""
+        )));
+    }
+    sizes_from_args(args)
+}
+
 /// Sizes from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(torch.Size([2, 3]))`.
 pub fn sizes_from_args(args: &Bound<'_, PyTuple>) -> PyResult<Vec<i64>> {
     if args.len() == 1 {

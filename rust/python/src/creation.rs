@@ -226,7 +226,7 @@ pub fn tensor(
 }
 
 fn shape_arg(op: &str, size: &Bound<'_, PyTuple>) -> PyResult<Vec<usize>> {
-    let sizes = crate::convert::sizes_from_args(size)?;
+    let sizes = crate::convert::factory_sizes(op, size)?;
     to_usize_shape(op, &sizes)
 }
 

@@ -43,6 +43,15 @@ fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
     }
     if let Ok(t) = ob.cast::<PyTensor>() {
         let t = t.borrow().t.clone();
+        // As PyTorch: a 0-d integer tensor indexes as its number, a 0-d bool/uint8 as True/False.
+        if t.ndim() == 0 && !t.dtype().is_float() && !t.dtype().is_complex() {
+            let v = t.item().py()?.to_i64();
+            return Ok(if matches!(t.dtype(), DType::Bool | DType::U8) {
+                TensorIndex::Bool(v != 0)
+            } else {
+                TensorIndex::Int(v)
+            });
+        }
         if !matches!(t.dtype(), DType::I64 | DType::I32 | DType::U8 | DType::Bool) {
             // Reading and writing alike (a float mask must not select silently).
             return Err(PyIndexError::new_err(format!(
@@ -322,17 +331,7 @@ impl PyTensor {
         value: &Bound<'py, PyAny>,
     ) -> PyResult<PyRef<'py, Self>> {
         let v = scalar_or_tensor(value, slf.t.dtype())?;
-        let d = ferrotorch::layout::wrap_dim("index_fill_", dim, slf.t.ndim()).py()?;
-        let mut items = vec![
-            TensorIndex::Slice {
-                start: None,
-                stop: None,
-                step: 1
-            };
-            d
-        ];
-        items.push(TensorIndex::Tensor(index.t.clone()));
-        slf.t.index_put_(&items, &v, false).py()?;
+        slf.t.index_fill_(dim, &index.t, &v).py()?;
         Ok(slf)
     }
     fn index_fill(
@@ -342,25 +341,7 @@ impl PyTensor {
         value: &Bound<'_, PyAny>,
     ) -> PyResult<PyTensor> {
         let v = scalar_or_tensor(value, self.t.dtype())?;
-        let d = ferrotorch::layout::wrap_dim("index_fill", dim, self.t.ndim()).py()?;
-        let mut items = vec![
-            TensorIndex::Slice {
-                start: None,
-                stop: None,
-                step: 1
-            };
-            d
-        ];
-        items.push(TensorIndex::Tensor(index.t.clone()));
-        if self.t.ndim() == 0 {
-            // A 0-d input fills as a one-element vector (PyTorch), and stays 0-d.
-            let out = self
-                .t
-                .reshape(&[1])
-                .and_then(|x| x.index_put(&items, &v, false));
-            return Ok(PyTensor::new(out.and_then(|o| o.reshape(&[])).py()?));
-        }
-        Ok(PyTensor::new(self.t.index_put(&items, &v, false).py()?))
+        Ok(PyTensor::new(self.t.index_fill(dim, &index.t, &v).py()?))
     }
     #[pyo3(signature = (as_tuple=false))]
     fn nonzero(&self, py: Python<'_>, as_tuple: bool) -> PyResult<Py<PyAny>> {

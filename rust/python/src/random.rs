@@ -1,6 +1,6 @@
 //! `ferrotorch.Generator`, seeding, and the random sampling functions and methods.
 
-use crate::convert::{extract_scalar, int_list, sizes_from_args, to_usize_shape};
+use crate::convert::{extract_scalar, factory_sizes, int_list, to_usize_shape};
 use crate::creation::{check_device, finish};
 use crate::dtype::extract_dtype;
 use crate::errors::IntoPy;
@@ -160,7 +160,7 @@ macro_rules! sampler {
         pub fn $name(size: &Bound<'_, PyTuple>, generator: Option<PyRef<'_, PyGenerator>>, out: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, layout: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<PyTensor> {
             let _ = (out, layout, pin_memory);
             let dev = check_device(device)?;
-            let shape = to_usize_shape(stringify!($name), &sizes_from_args(size)?)?;
+            let shape = to_usize_shape(stringify!($name), &factory_sizes(stringify!($name), size)?)?;
             let t = Tensor::$f(&shape, dtype_or(dtype, default_dtype())?, gen_of(generator).as_ref()).py()?;
             finish(t, dev, requires_grad)
         }

@@ -166,6 +166,20 @@ fn refuse_bool_sub(op: BinaryOp, s: Scalar) -> Result<()> {
     Ok(())
 }
 
+/// PyTorch refuses `-` with a bool operand whatever the other's dtype (complex included).
+fn check_bool_sub(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<()> {
+    if op != Sub {
+        return Ok(());
+    }
+    if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    }
+    if a.dtype() == DType::Bool || b.dtype() == DType::Bool {
+        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    Ok(())
+}
+
 /// `t` in dtype `dt`, borrowed when it already is.
 fn in_dtype(t: &Tensor, dt: DType) -> Result<Cow<'_, Tensor>> {
     Ok(if t.dtype() == dt {
@@ -334,12 +348,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             b.shape()
         );
     }
-    if op == Sub && common == DType::Bool {
-        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
-    }
-    if op == Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
-        bail!(NotImplemented, "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-    }
+    check_bool_sub(op, a, b)?;
     if common == DType::Bool && matches!(op, Pow | Shl | Shr | Fmod | TruncDiv | Rem | FloorDiv) {
         bail!(
             NotImplemented,
@@ -455,6 +464,7 @@ impl Tensor {
     /// A binary op with broadcasting, promotion and autograd.
     pub fn binary(&self, op: BinaryOp, other: &Tensor) -> Result<Tensor> {
         if self.dtype().is_complex() || other.dtype().is_complex() {
+            check_bool_sub(op, self, other)?;
             return crate::ops::complex_math::binary(op, self, other);
         }
         let out = real_binary_forward(op, self, other)?;

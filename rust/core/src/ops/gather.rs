@@ -66,6 +66,13 @@ fn check_index_add(x: &Tensor, dim: usize, index: &Tensor, source: &Tensor) -> R
     } else {
         source.shape()[dim]
     };
+    if index.numel() != per_dim && x.ndim() == 0 {
+        bail!(
+            Index,
+            "index_add_(): Dimension specified as 0 but tensor has no dimensions (a 0-d input takes one index, got {})",
+            index.numel()
+        );
+    }
     if index.numel() != per_dim {
         bail!(
             Runtime,
@@ -87,6 +94,33 @@ fn check_index_add(x: &Tensor, dim: usize, index: &Tensor, source: &Tensor) -> R
         );
     }
     Ok(())
+}
+
+/// `index_select`'s bounds checks (negative indices are out of range, unlike `t[idx]`), with
+/// PyTorch's exception classes: its vector and dim-0 paths raise IndexError, its dim-1 path
+/// and its empty-input path RuntimeError.
+fn check_select_bounds(x: &Tensor, d: usize, idx: &[i64]) -> Result<()> {
+    let size = x.shape()[d] as i64;
+    let Some(&i) = idx.iter().find(|&&i| i < 0 || i >= size) else {
+        return Ok(());
+    };
+    if x.ndim() > 1 && size == 0 {
+        bail!(
+            Runtime,
+            "index_select(): self indexing axis dim should be positive (dimension {d} of input shape {} has size 0)",
+            fmt_shape(x.shape())
+        );
+    }
+    if x.ndim() > 1 && (d == 1 || x.numel() == 0) {
+        bail!(
+            Runtime,
+            "index_select(): index {i} is out of bounds for dimension {d} with size {size}"
+        );
+    }
+    bail!(
+        Index,
+        "index_select(): index {i} is out of range for dimension {d} with size {size}"
+    )
 }
 
 /// Offsets into `x` of every position of `shape` with `dim` zeroed (the base of each lookup).
@@ -367,15 +401,7 @@ impl Tensor {
         }
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
-        // Negative indices are out of range here, as in PyTorch (unlike `t[idx]`).
-        for &i in &idx {
-            if i < 0 || i >= size {
-                bail!(
-                    Index,
-                    "index_select(): index {i} is out of range for dimension {d} with size {size}"
-                );
-            }
-        }
+        check_select_bounds(&x, d, &idx)?;
         let mut shape = x.shape().to_vec();
         shape[d] = idx.len();
         // Expand the index along the other dims and gather.
@@ -447,14 +473,21 @@ impl Tensor {
         let idx = index_values("index_add", index)?;
         let x = self.as_1d_if_scalar();
         let size = x.shape()[d] as i64;
-        if self.numel() == 0 {
+        if self.numel() == 0 && x.ndim() > 1 {
             // PyTorch returns before reading any index when there is nothing to add to.
             return self.clone_tensor();
         }
-        if idx.iter().any(|&i| i < 0 || i >= size) {
+        if let Some(i) = idx.iter().find(|&&i| i < 0 || i >= size) {
+            // PyTorch: IndexError on a vector, RuntimeError on the general path.
+            if x.ndim() <= 1 {
+                bail!(
+                    Index,
+                    "index_add(): index {i} out of range in self (dimension {d} with size {size})"
+                );
+            }
             bail!(
-                Index,
-                "index_add(): index out of range in self (dimension {d} with size {size})"
+                Runtime,
+                "index_add(): index {i} is out of bounds for dimension {d} with size {size}"
             );
         }
         let src = if alpha == Scalar::Int(1) {

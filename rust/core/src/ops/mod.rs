@@ -19,6 +19,7 @@ pub mod fft;
 mod fft_kernels;
 pub mod gather;
 pub mod index;
+pub mod index_fill;
 pub mod inplace;
 pub mod join;
 pub mod linear;

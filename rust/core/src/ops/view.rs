@@ -555,7 +555,11 @@ impl Tensor {
         }
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
-        self.split(n.div_ceil(chunks).max(if n == 0 { 0 } else { 1 }), d as i64)
+        if n == 0 {
+            // PyTorch: `chunks` empty pieces of a size-0 dim, not one.
+            return (0..chunks).map(|_| self.narrow(d as i64, 0, 0)).collect();
+        }
+        self.split(n.div_ceil(chunks), d as i64)
     }
 
     pub fn unbind(&self, dim: i64) -> Result<Vec<Tensor>> {
