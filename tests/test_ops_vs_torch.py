@@ -267,6 +267,22 @@ EDGE_CASES = {
     "hardswish_near_float32_range": lambda L: L.nn.functional.hardswish(L.tensor([6e37, 3e37, 4.0, 1e-40])),
     "hardswish_half_large": lambda L: L.nn.functional.hardswish(L.tensor([6e4, 4.0], dtype=L.float16)),
     "cosine_similarity_infinite_norm": lambda L: L.nn.functional.cosine_similarity(L.tensor([-0.0, 2.7]), L.tensor([-1.25e8, -9.8e37]), 0),
+    "chunk_zero_size_dim": lambda L: L.chunk(L.zeros(0, 2, dtype=L.bool), 3, 0),
+    "chunk_zero_size_dim_1": lambda L: L.ones(2, 0).chunk(4, 1),
+    "getitem_0d_int8_index": lambda L: L.arange(5)[L.tensor(2, dtype=L.int8)],
+    "getitem_0d_uint8_mask": lambda L: (L.arange(5)[L.tensor(1, dtype=L.uint8)], L.arange(5)[L.tensor(0, dtype=L.uint8)]),
+    "getitem_0d_int64_index": lambda L: L.arange(6).reshape(2, 3)[L.tensor(1), L.tensor(-1)],
+    "rsub_number": lambda L: (L.rsub(L.tensor([1, 2]), 5), L.rsub(L.tensor([1.5, 2.0]), 3, alpha=2), L.rsub(L.tensor([1, 2], dtype=L.uint8), 2.5)),
+    "rsub_tensor": lambda L: L.rsub(L.tensor([1.0, 2.0]), L.tensor([[3.0], [4.0]]), alpha=0.5),
+    "index_fill_dim1_negative_index": lambda L: L.arange(6.0).reshape(2, 3).index_fill(1, L.tensor([-1, 0]), -2.5),
+    "index_fill_0d_index": lambda L: L.zeros(2, 3, dtype=L.int32).index_fill(-1, L.tensor(1), 7),
+    "index_fill_inplace_transposed": lambda L: L.zeros(3, 2).t().index_fill_(0, L.tensor([1]), L.tensor(4.0)),
+    "index_copy_rows": lambda L: L.zeros(4, 3).index_copy(0, L.tensor([3, 1]), L.arange(6.0).reshape(2, 3)),
+    "index_copy_cols_int": lambda L: L.zeros(2, 4, dtype=L.int64).index_copy(1, L.tensor([0, 2]), L.ones(2, 2, dtype=L.int64)),
+    "index_copy_0d": lambda L: L.tensor(1.0).index_copy(0, L.tensor([0]), L.tensor(5.0)),
+    "index_copy_inplace": lambda L: L.zeros(3).index_copy_(0, L.tensor([2]), L.tensor([9.0])),
+    "index_copy_function": lambda L: L.index_copy(L.zeros(2, 2), -1, L.tensor([1]), L.ones(2, 1)),
+    "index_add_0d": lambda L: L.tensor(1.0).index_add(0, L.tensor([0]), L.tensor(2.0), alpha=3),
 }
 
 

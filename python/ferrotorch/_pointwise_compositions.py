@@ -45,7 +45,7 @@ def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     if not isinstance(other, Tensor):
         # The number as a 0-d tensor of the dtype it promotes to, so it promotes as a number.
         other = _core.full((), other, dtype=_core.result_type(input, other))
-    return _core.sub(other, input, alpha=alpha)
+    return other.sub(input, alpha=alpha)
 
 
 def logit(input: Tensor, eps: Optional[float] = None) -> Tensor:
