@@ -250,6 +250,10 @@ SAME_CLASS_AS_TORCH = {
     "index_copy_int32_index": lambda L: L.zeros(3, 2).index_copy(0, L.tensor([0], dtype=L.int32), L.ones(1, 2)),
     "index_copy_dtype_mismatch": lambda L: L.zeros(3, 2).index_copy(0, L.tensor([0]), L.ones(1, 2, dtype=L.float64)),
     "index_copy_count_mismatch": lambda L: L.zeros(3, 2).index_copy(0, L.tensor([0, 1]), L.ones(1, 2)),
+    "l1_loss_bool_target": lambda L: L.nn.functional.l1_loss(L.ones(3), L.ones(3, dtype=L.bool)),
+    "huber_loss_int_input": lambda L: L.nn.functional.huber_loss(L.ones(3, dtype=L.int64), L.ones(3)),
+    "soft_margin_loss_int_input": lambda L: L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64)),
+    "soft_margin_loss_bool_input": lambda L: L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.bool), L.ones(3)),
 }
 
 

@@ -283,6 +283,14 @@ EDGE_CASES = {
     "index_copy_inplace": lambda L: L.zeros(3).index_copy_(0, L.tensor([2]), L.tensor([9.0])),
     "index_copy_function": lambda L: L.index_copy(L.zeros(2, 2), -1, L.tensor([1]), L.ones(2, 1)),
     "index_add_0d": lambda L: L.tensor(1.0).index_add(0, L.tensor([0]), L.tensor(2.0), alpha=3),
+    "glu_zero_size_dim": lambda L: L.nn.functional.glu(L.zeros(3, 0), 1),
+    "median_empty_ints": lambda L: tuple(L.zeros(0, dtype=d).median() for d in (L.int64, L.int32, L.int16, L.int8, L.uint8)),
+    "median_empty_bool_transposed": lambda L: L.zeros(0, 2, dtype=L.bool).t().median(),
+    "l1_loss_0d_float64_target": lambda L: L.nn.functional.l1_loss(L.tensor([0.5, -1.0], dtype=L.bfloat16), L.tensor(0.25, dtype=L.float64)),
+    "mse_loss_0d_float64_target": lambda L: L.nn.functional.mse_loss(L.tensor([0.5, -1.0]), L.tensor(0.25, dtype=L.float64), reduction="none"),
+    "smooth_l1_loss_half_bfloat16": lambda L: L.nn.functional.smooth_l1_loss(L.tensor([0.5, -1.0], dtype=L.float16), L.tensor(0.25, dtype=L.bfloat16)),
+    "huber_loss_bool_target": lambda L: L.nn.functional.huber_loss(L.tensor([0.0, 3.0]), L.tensor([True, False]), reduction="none"),
+    "soft_margin_loss_bool_target": lambda L: L.nn.functional.soft_margin_loss(L.tensor([0.0, 3.0]), L.tensor([True, False]), reduction="none"),
 }
 
 

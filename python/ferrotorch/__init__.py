@@ -212,7 +212,7 @@ split chunk flip gather index_select scatter scatter_add index_add index_fill no
 masked_fill softmax log_softmax logsumexp var std norm argsort clamp clip clamp_min clamp_max lerp
 isnan isinf isfinite isposinf isneginf nan_to_num round square fmod logaddexp count_nonzero numel is_floating_point clone detach
 hypot copysign logcumsumexp lgamma digamma erfc i0 sinc mvlgamma
-conj conj_physical resolve_conj resolve_neg is_conj is_neg angle sgn
+conj conj_physical resolve_conj resolve_neg is_conj is_neg angle sgn as_strided
 """.split()
 
 for _name in _METHOD_FUNCTIONS:

@@ -157,9 +157,21 @@ def xlogy(input: Any, other: Any) -> Tensor:
     return _wrap_scalar_self(input, other).xlogy(other)
 
 
+def _empty_median(dtype: Any) -> Any:
+    """PyTorch's median of no elements: NaN converted to the dtype as x86 does it (through a
+    32-bit integer, so int64/int32 get their lowest value and narrower types its low bits, 0)."""
+    if dtype.is_floating_point or dtype.is_complex:
+        return float("nan")
+    if dtype == _core.bool:
+        return True
+    return iinfo(dtype).min if dtype in (_core.int64, _core.int32) else 0
+
+
 def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> Any:
     """The lower median: of all elements (0-d), or along ``dim`` with its index. NaN wins, as
     in PyTorch: a slice holding NaN has median NaN at the index of its first NaN."""
+    if dim is None and input.numel() == 0:
+        return _core.full((), _empty_median(input.dtype), dtype=input.dtype)
     if input.dtype == _core.bool or (input.is_complex() and input.numel()):
         n = input.ndim or 1  # this module's max() is torch.max
         if dim is not None and not -n <= dim < n:
@@ -169,9 +181,6 @@ def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> A
         raise NotImplementedError(f"median: \"{kernel}\" not implemented for '{kind}'")
     if dim is None:
         flat = input.reshape(-1)
-        if flat.numel() == 0:  # PyTorch answers NaN (floats) or the dtype's lowest value
-            fill = float("nan") if flat.is_floating_point() else (False if flat.dtype == _core.bool else iinfo(flat.dtype).min)
-            return _core.full((), fill, dtype=flat.dtype)
         nans = int(flat.isnan().sum().item()) if flat.is_floating_point() else 0
         k = flat.numel() - nans if nans else (flat.numel() - 1) // 2
         return flat.sort(stable=True).values[k]

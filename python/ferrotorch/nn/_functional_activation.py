@@ -341,5 +341,6 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
     _floating_only("glu_cpu", input)
-    a, b = input.split(size // 2, dim)
+    half = size // 2
+    a, b = input.narrow(dim, 0, half), input.narrow(dim, half, half)
     return a * b.sigmoid()

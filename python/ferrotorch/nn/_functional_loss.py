@@ -96,6 +96,23 @@ def _floating_only(kernel: str, input: Tensor, target: Tensor) -> None:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(dtype)}\'')
 
 
+def _broadcast_promoted(input: Tensor, target: Tensor) -> "tuple[Tensor, Tensor]":
+    """Both sides in their promoted dtype. PyTorch broadcasts input and target to one shape
+    before these losses, so a 0-d side promotes as a dimensioned one (float32 with a 0-d
+    float64 target gives float64); a bool target is no bool subtraction."""
+    common = _ft.promote_types(input.dtype, target.dtype)
+    return input.to(common), target.to(common)
+
+
+def _check_castable_to_input(input: Tensor, target: Tensor) -> None:
+    """Losses whose output has the input's dtype refuse a floating result for an integer input."""
+    common = _ft.promote_types(input.dtype, target.dtype)
+    if common.is_floating_point and not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {_dtype_name(common)} can't be cast to the desired output type {_dtype_name(input.dtype)}"
+        )
+
+
 def _zero(like: Tensor) -> Tensor:
     return _core.zeros((), dtype=like.dtype)
 
@@ -121,9 +138,8 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
     _floating_only("mse_cpu", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
-    # PyTorch's mse kernel promotes both sides first (a bool target is no bool subtraction).
-    common = _core.result_type(input, target)
-    d = input.to(common) - target.to(common)
+    input, target = _broadcast_promoted(input, target)
+    d = input - target
     return _weighted("mse_loss", d * d, weight, input, reduction, mean_by_weight=True)
 
 
@@ -134,6 +150,10 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, 
     _check_broadcast("l1_loss", input, target)
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if _core.bool in (input.dtype, target.dtype):
+        # PyTorch's l1_loss subtracts before promoting: a bool side is no subtraction.
+        raise NotImplementedError("l1_loss: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    input, target = _broadcast_promoted(input, target)
     return _weighted("l1_loss", (input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
 
@@ -147,6 +167,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] =
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _broadcast_promoted(input, target)
     d = (input - target).abs()
     if beta == 0.0:
         return _reduce(d, reduction)
@@ -159,10 +180,11 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     _warn_size(input, target)
     _check_broadcast("huber_loss", input, target)
     _floating_only("huber_cpu", input, target)
+    _check_castable_to_input(input, target)
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    d = (input - target).abs()
+    d = _ft.sub(*_broadcast_promoted(input, target)).abs()
     loss = _ft.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
     if input.dtype.is_floating_point and loss.dtype != input.dtype:
         # PyTorch's result keeps the input's dtype, whatever the target's.

@@ -9,7 +9,7 @@ import ferrotorch as _ft
 
 from .. import _core
 from .._op_entry import op_entry
-from ._functional_loss import _check_broadcast, _check_reduction, _reduce, _resolve, _zero
+from ._functional_loss import _check_broadcast, _check_reduction, _dtype_name, _reduce, _resolve, _zero
 
 Tensor = _core.Tensor
 
@@ -91,6 +91,13 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool]
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     _check_broadcast("soft_margin_loss", input, target)
+    if input.dtype == _core.bool:
+        raise NotImplementedError("soft_margin_loss: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    if not input.dtype.is_floating_point:
+        # The loss is computed in floating point and written in the input's dtype.
+        common = _ft.promote_types(_ft.promote_types(input.dtype, target.dtype), _ft.get_default_dtype())
+        raise RuntimeError(f"result type {_dtype_name(common)} can't be cast to the desired output type {_dtype_name(input.dtype)}")
+    target = target.to(_ft.promote_types(input.dtype, target.dtype))  # a bool target is +1 / 0
     loss = _core._softplus(-target * input, 1.0, 20.0)
     if input.dtype.is_floating_point and loss.dtype != input.dtype:
         # PyTorch's result keeps the input's dtype, whatever the target's.

@@ -24,6 +24,7 @@ mod methods_ops_extra;
 mod methods_reduce;
 mod methods_shape;
 mod methods_special;
+mod methods_strided_views;
 #[cfg(feature = "cuda")]
 mod nccl;
 mod optim;

@@ -145,7 +145,7 @@ fn check_gather_shapes(op: &str, x: &Tensor, index: &Tensor, dim: usize) -> Resu
 }
 
 impl Tensor {
-    fn as_1d_if_scalar(&self) -> Tensor {
+    pub(crate) fn as_1d_if_scalar(&self) -> Tensor {
         if self.ndim() == 0 {
             self.alias(Layout {
                 shape: vec![1],

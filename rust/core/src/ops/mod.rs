@@ -1,6 +1,7 @@
 //! Tensor operations. Each primitive keeps its forward and its backward together.
 
 pub mod arange;
+pub mod as_strided;
 pub mod binary;
 pub mod broadcast_blocks;
 pub(crate) mod complex_arc;
@@ -21,6 +22,7 @@ pub mod gather;
 pub mod index;
 pub mod index_fill;
 pub mod inplace;
+pub mod inplace_views;
 pub mod join;
 pub mod linear;
 pub mod matmul;
@@ -31,6 +33,7 @@ mod pool_2x2;
 mod pool_backward;
 pub mod reduce;
 pub mod scan;
+pub mod sliding_windows;
 pub mod softmax;
 pub mod special;
 pub mod special_binary;
