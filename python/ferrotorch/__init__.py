@@ -148,6 +148,15 @@ from ._unique import bincount, unique, unique_consecutive  # noqa: E402
 for _module in (_comparison, _finite_differences, _index_copy, _matrix_ops, _pointwise_compositions, _tensor_factories, _unique):
     for _method in _module.METHODS:
         setattr(_core.Tensor, _method.__name__, _method)
+# Families of torch.* functions and Tensor methods written in Python, each in its own module:
+# its __all__ joins torch.*, its METHODS are attached to Tensor under their names.
+from . import _functional_aliases, _pointwise_math, _shape_and_index_ops, _statistics  # noqa: E402
+
+for _module in (_functional_aliases, _pointwise_math, _shape_and_index_ops, _statistics):
+    for _name in _module.__all__:
+        globals()[_name] = getattr(_module, _name)
+    for _method in _module.METHODS:
+        setattr(_core.Tensor, _method.__name__, _method)
 from ._reductions import aminmax, cummax, cummin, nanmean, nansum, positive  # noqa: E402
 
 sign = _core.Tensor.sign
