@@ -254,6 +254,10 @@ SAME_CLASS_AS_TORCH = {
     "huber_loss_int_input": lambda L: L.nn.functional.huber_loss(L.ones(3, dtype=L.int64), L.ones(3)),
     "soft_margin_loss_int_input": lambda L: L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64)),
     "soft_margin_loss_bool_input": lambda L: L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.bool), L.ones(3)),
+    "scatter_0d_source_two_indices": lambda L: L.zeros(3).scatter(0, L.tensor([0, 2]), L.tensor(5.0)),
+    "scatter_add_0d_source_two_indices": lambda L: L.zeros(3).scatter_add(0, L.tensor([0, 2]), L.tensor(5.0)),
+    "scatter_source_dtype": lambda L: L.zeros(3).scatter(0, L.tensor([0, 2]), L.ones(2, dtype=L.int32)),
+    "scatter_add_source_dtype": lambda L: L.zeros(3).scatter_add(0, L.tensor([0, 2]), L.ones(2, dtype=L.float64)),
 }
 
 

@@ -291,7 +291,24 @@ EDGE_CASES = {
     "smooth_l1_loss_half_bfloat16": lambda L: L.nn.functional.smooth_l1_loss(L.tensor([0.5, -1.0], dtype=L.float16), L.tensor(0.25, dtype=L.bfloat16)),
     "huber_loss_bool_target": lambda L: L.nn.functional.huber_loss(L.tensor([0.0, 3.0]), L.tensor([True, False]), reduction="none"),
     "soft_margin_loss_bool_target": lambda L: L.nn.functional.soft_margin_loss(L.tensor([0.0, 3.0]), L.tensor([True, False]), reduction="none"),
+    "scatter_value_broadcast": lambda L: L.zeros(2, 4).scatter(1, L.tensor([[0, 3], [1, 1]]), 2.5),
+    "scatter_value_keyword_inplace": lambda L: L.zeros(5, dtype=L.int32).scatter_(0, L.tensor([4, 0]), value=7),
+    "scatter_0d_source_one_index": lambda L: L.zeros(3).scatter(0, L.tensor([1]), L.tensor(5.0)),
+    "scatter_0d_everything": lambda L: L.tensor(1.0).scatter(0, L.tensor(0), L.tensor(4.0)),
 }
+
+
+def test_scatter_gradients_vs_torch() -> None:
+    """The input's gradient is zero where scatter wrote (once a read of memory past a 0-d zero)."""
+    grads = []
+    for L in (torch, pt):
+        a = L.arange(1.0, 7.0, dtype=L.float64).reshape(2, 3).requires_grad_()
+        src = L.full((2, 2), 3.0, dtype=L.float64, requires_grad=True)
+        out = a.scatter(1, L.tensor([[0, 2], [1, 1]]), src)
+        out.backward(L.arange(6.0, dtype=L.float64).reshape(2, 3) + 1)
+        grads.append((a.grad, src.grad))
+    for ours, theirs in zip(grads[0], grads[1]):
+        _compare(ours, theirs, "float64", "scatter grad")
 
 
 def _setitem(t: Any, i: Any, v: Any) -> Any:

@@ -219,7 +219,7 @@ impl PyTensor {
         value: Option<&Bound<'_, PyAny>>,
         reduce: Option<&str>,
     ) -> PyResult<PyTensor> {
-        let s = scatter_src(&self.t, src, value)?;
+        let s = scatter_src(&self.t, &index.t, src, value)?;
         let r = match reduce {
             None => self.t.scatter(dim, &index.t, &s),
             Some("add") => self.t.scatter_add(
@@ -244,7 +244,7 @@ impl PyTensor {
         value: Option<&Bound<'py, PyAny>>,
         reduce: Option<&str>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let s = scatter_src(&slf.t, src, value)?;
+        let s = scatter_src(&slf.t, &index.t, src, value)?;
         let idx = index.t.clone();
         let add = match reduce {
             None => false,
@@ -375,16 +375,25 @@ impl PyTensor {
     }
 }
 
+/// The source of a scatter: a tensor as given, or a number in `t`'s dtype broadcast to the
+/// index's shape (a 0-d *tensor* source is only as large as one element, as in PyTorch).
 fn scatter_src(
     t: &Tensor,
+    index: &Tensor,
     src: Option<&Bound<'_, PyAny>>,
     value: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Tensor> {
-    match (src, value) {
-        (Some(s), _) => scalar_or_tensor(s, t.dtype()),
-        (None, Some(v)) => scalar_or_tensor(v, t.dtype()),
-        (None, None) => Err(PyTypeError::new_err("scatter() missing 'src' or 'value'")),
+    let given = match (src, value) {
+        (Some(s), _) => s,
+        (None, Some(v)) => v,
+        (None, None) => return Err(PyTypeError::new_err("scatter() missing 'src' or 'value'")),
+    };
+    if let Ok(s) = given.cast::<PyTensor>() {
+        return Ok(s.borrow().t.clone());
     }
+    scalar_or_tensor(given, t.dtype())?
+        .broadcast_to(index.shape())
+        .py()
 }
 
 /// `torch.cat(tensors, dim=0)`.

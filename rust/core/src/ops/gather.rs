@@ -123,6 +123,19 @@ fn check_select_bounds(x: &Tensor, d: usize, idx: &[i64]) -> Result<()> {
     )
 }
 
+/// PyTorch's scatter kernels take the source in the destination's dtype only.
+fn check_same_dtype(op: &str, x: &Tensor, src: &Tensor) -> Result<()> {
+    if x.dtype() != src.dtype() {
+        bail!(
+            Runtime,
+            "{op}(): Expected self.dtype to be equal to src.dtype ({} vs {})",
+            x.dtype().name(),
+            src.dtype().name()
+        );
+    }
+    Ok(())
+}
+
 /// Offsets into `x` of every position of `shape` with `dim` zeroed (the base of each lookup).
 fn base_offsets(x_layout: &Layout, shape: &[usize], dim: usize) -> Result<Vec<usize>> {
     let mut strides: Vec<usize> = x_layout.strides.clone();
@@ -230,6 +243,16 @@ impl Tensor {
         let x = self.as_1d_if_scalar();
         let idx_t = index.as_1d_if_scalar();
         check_gather_shapes(op, &x, &idx_t, dim)?;
+        // A 0-d source holds one element: it covers an index of one element per dim only.
+        let src = &if src.ndim() == 0 {
+            src.alias(Layout {
+                shape: vec![1; idx_t.ndim()],
+                strides: vec![1; idx_t.ndim()],
+                offset: src.offset(),
+            })
+        } else {
+            src.clone()
+        };
         for d in 0..idx_t.ndim() {
             if src.ndim() == idx_t.ndim() && idx_t.shape()[d] > src.shape()[d] {
                 bail!(
@@ -294,6 +317,7 @@ impl Tensor {
     /// `scatter_add(dim, index, src)`: out of place.
     pub fn scatter_add(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
         let d = wrap_dim("scatter_add", dim, self.ndim())?;
+        check_same_dtype("scatter_add", self, src)?;
         let out = self.scatter_impl("scatter_add", d, index, src, true)?;
         let index = index.clone();
         let src_shape = src.shape().to_vec();
@@ -318,6 +342,7 @@ impl Tensor {
     /// `scatter(dim, index, src)`: out of place; overwritten positions get no gradient.
     pub fn scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
         let d = wrap_dim("scatter", dim, self.ndim())?;
+        check_same_dtype("scatter", self, src)?;
         let out = self.scatter_impl("scatter", d, index, src, false)?;
         let index = index.clone();
         let src_shape = src.shape().to_vec();
@@ -328,7 +353,8 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let zero = Tensor::scalar(Scalar::Float(0.0), g.dtype());
+                let zero =
+                    Tensor::scalar(Scalar::Float(0.0), g.dtype()).broadcast_to(index.shape())?;
                 let gself = g.scatter(d as i64, &index, &zero)?;
                 let gs = g.gather(d as i64, &index)?;
                 let gs = if gs.shape() == src_shape.as_slice() {
