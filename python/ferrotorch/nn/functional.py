@@ -71,6 +71,10 @@ from ._functional_softmax import (
     softmax,
     softmin,
 )
+from ._grid_sampling import (
+    affine_grid,
+    grid_sample,
+)
 from .modules.channelshuffle import (
     channel_shuffle,
     native_channel_shuffle,
