@@ -365,9 +365,11 @@ macro_rules! half_element {
             fn to_f64(self) -> f64 {
                 self.to_f64()
             }
+            // Through float32, as PyTorch's Half/BFloat16 constructors take a float: the
+            // same double rounding (and `half`'s bf16::from_f64 misrounds above a tie).
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f64(v)
+                <$t>::from_f32(v as f32)
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
@@ -375,7 +377,7 @@ macro_rules! half_element {
             }
             #[inline(always)]
             fn from_i64(v: i64) -> Self {
-                <$t>::from_f64(v as f64)
+                <$t>::from_f32(v as f32)
             }
         }
     };

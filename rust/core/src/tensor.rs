@@ -268,6 +268,28 @@ impl Tensor {
         self.0.needs_grad.store(v, Ordering::Release);
     }
 
+    /// `t.data = other`: a tensor showing `other`'s memory (any shape and dtype) that keeps
+    /// this one's autograd identity (requires_grad, grad, history, hooks), as PyTorch does.
+    pub fn with_data_of(&self, other: &Tensor) -> Tensor {
+        let out = Tensor::from_parts(
+            other.storage().clone(),
+            other.layout().clone(),
+            other.dtype(),
+        );
+        {
+            let src = self.meta();
+            let mut m = out.meta();
+            m.requires_grad = src.requires_grad;
+            m.grad = src.grad.clone();
+            m.grad_fn = src.grad_fn.clone();
+            m.retains_grad = src.retains_grad;
+            m.hooks = src.hooks.clone();
+            m.post_accumulate_hooks = src.post_accumulate_hooks.clone();
+            out.sync_needs_grad(&m);
+        }
+        out
+    }
+
     /// `requires_grad_`: only leaves may change it, and only float tensors may require grad.
     pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
         if flag && !self.dtype().is_differentiable() {

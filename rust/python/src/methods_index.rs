@@ -137,11 +137,33 @@ impl PyTensor {
     }
 
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let items = parse_index(key)?;
+        // PyTorch converts the value before it looks at index tensors (advanced indexing),
+        // but after basic indices (ints, slices): order the errors the same way.
+        let advanced =
+            |k: &Bound<'_, PyAny>| k.cast::<PyTensor>().is_ok() || k.is_instance_of::<PyList>();
+        let has_advanced = advanced(key)
+            || key
+                .cast::<PyTuple>()
+                .is_ok_and(|t| t.iter().any(|k| advanced(&k)));
+        let parsed = parse_index(key);
+        if has_advanced {
+            // Only the count of indexed dims is checked before the value.
+            let v = value_tensor(value, &self.t).map_err(|e| {
+                match specified_dims(key) > self.t.ndim() {
+                    true => PyIndexError::new_err(format!(
+                        "too many indices for tensor of dimension {}",
+                        self.t.ndim()
+                    )),
+                    false => e,
+                }
+            })?;
+            return self.t.index_put_(&parsed?, &v, false).py();
+        }
+        let items = parsed?;
         // An int beyond int64 fails as Python unpacks it, before any index is looked at.
         let unpackable = !value.is_instance_of::<PyInt>() || value.extract::<i64>().is_ok();
         let v = value_tensor(value, &self.t).map_err(|e| {
-            // PyTorch reports a bad index before a value the dtype cannot hold.
+            // PyTorch reports a bad basic index before a value the dtype cannot hold.
             match self.t.index(&items) {
                 Err(_) if !unpackable => e,
                 Err(ie) => crate::errors::to_py(ie),
@@ -330,6 +352,8 @@ impl PyTensor {
         index: PyRef<'py, PyTensor>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<PyRef<'py, Self>> {
+        // The dim is checked before the value is converted (PyTorch's order of errors).
+        ferrotorch::layout::wrap_dim("index_fill", dim, slf.t.ndim()).py()?;
         let v = scalar_or_tensor(value, slf.t.dtype())?;
         slf.t.index_fill_(dim, &index.t, &v).py()?;
         Ok(slf)
@@ -340,6 +364,8 @@ impl PyTensor {
         index: PyRef<'_, PyTensor>,
         value: &Bound<'_, PyAny>,
     ) -> PyResult<PyTensor> {
+        // The dim is checked before the value is converted (PyTorch's order of errors).
+        ferrotorch::layout::wrap_dim("index_fill", dim, self.t.ndim()).py()?;
         let v = scalar_or_tensor(value, self.t.dtype())?;
         Ok(PyTensor::new(self.t.index_fill(dim, &index.t, &v).py()?))
     }
@@ -372,6 +398,28 @@ impl PyTensor {
     }
     fn argwhere(&self) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.nonzero().py()?))
+    }
+}
+
+/// The dims an index expression names, counted as PyTorch does before it converts a value:
+/// a bool/uint8 mask counts its dims, None, `...` and True/False none, anything else one.
+fn specified_dims(key: &Bound<'_, PyAny>) -> usize {
+    let one = |k: &Bound<'_, PyAny>| -> usize {
+        if let Ok(t) = k.cast::<PyTensor>() {
+            let t = &t.borrow().t;
+            return match t.dtype() {
+                DType::Bool | DType::U8 => t.ndim(),
+                _ => 1,
+            };
+        }
+        if k.is_none() || k.is_instance_of::<PyEllipsis>() || k.is_instance_of::<PyBool>() {
+            return 0;
+        }
+        1
+    };
+    match key.cast::<PyTuple>() {
+        Ok(t) => t.iter().map(|k| one(&k)).sum(),
+        Err(_) => one(key),
     }
 }
 

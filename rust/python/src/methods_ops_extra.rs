@@ -6,7 +6,7 @@ use crate::dtype::extract_dtype;
 use crate::errors::IntoPy;
 use crate::tensor::{maybe_detach, PyTensor};
 use ferrotorch::ops::{BinaryOp, UnaryOp};
-use ferrotorch::{Scalar, Tensor};
+use ferrotorch::{DType, Scalar, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -330,13 +330,25 @@ impl PyTensor {
                 self.t.dtype().name()
             )));
         }
-        let scale = 10f64.powi(decimals as i32);
-        let r = self
-            .t
-            .mul_scalar(Scalar::Float(scale))
-            .and_then(|t| t.unary(UnaryOp::Round))
-            .and_then(|t| t.div_scalar(Scalar::Float(scale)));
-        Ok(PyTensor::new(r.py()?))
+        // As PyTorch: half types compute in float32, and negative decimals divide first
+        // (10^-d is not exact), so the values round the same way.
+        let dt = self.t.dtype();
+        let x = if matches!(dt, DType::F16 | DType::BF16) {
+            self.t.to_dtype(DType::F32).py()?
+        } else {
+            self.t.clone()
+        };
+        let scale = Scalar::Float(10f64.powi(decimals.unsigned_abs() as i32));
+        let r = if decimals > 0 {
+            x.mul_scalar(scale)
+                .and_then(|t| t.unary(UnaryOp::Round))
+                .and_then(|t| t.div_scalar(scale))
+        } else {
+            x.div_scalar(scale)
+                .and_then(|t| t.unary(UnaryOp::Round))
+                .and_then(|t| t.mul_scalar(scale))
+        };
+        Ok(PyTensor::new(r.and_then(|t| t.to_dtype(dt)).py()?))
     }
     #[pyo3(signature = (decimals=0))]
     fn round_<'py>(slf: PyRef<'py, Self>, decimals: i64) -> PyResult<PyRef<'py, Self>> {
@@ -457,7 +469,7 @@ impl PyTensor {
 /// PyTorch's lerp takes float tensors of one dtype (weight may be a Python number).
 fn lerp_check(a: &Tensor, end: &Tensor, w: &Tensor) -> PyResult<()> {
     use pyo3::exceptions::PyRuntimeError;
-    if !a.dtype().is_float() {
+    if !a.dtype().is_float() && !a.dtype().is_complex() {
         return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
             "lerp: \"lerp_kernel\" not implemented for '{}' (expected a floating point input)",
             a.dtype().name()

@@ -17,11 +17,7 @@ impl PyTensor {
     fn view(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         if shape.len() == 1 {
             if let Ok(d) = crate::dtype::extract_dtype(&shape.get_item(0)?) {
-                if d.size() != self.t.dtype().size() {
-                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                        "view(dtype) with a different element size is not supported",
-                    ));
-                }
+                return Ok(PyTensor::new(self.t.view_dtype(d).py()?));
             }
         }
         Ok(PyTensor::new(self.t.view(&sizes_from_args(shape)?).py()?))

@@ -131,6 +131,12 @@ fn binary_dunder(
     let Some(b) = extract_operand(other)? else {
         return Ok(py.NotImplemented());
     };
+    if reflected && op == BinaryOp::Div {
+        // PyTorch's `number / t` is `t.reciprocal() * number` (same rounding, and 0 / tiny
+        // is NaN where the reciprocal overflows).
+        let r = a.unary(ferrotorch::ops::unary::UnaryOp::Reciprocal).py()?;
+        return binary_dunder(py, &r, other, BinaryOp::Mul, true);
+    }
     // The core promotes scalars against float32; another default dtype decides here.
     let b = match b {
         Operand::S(s)
@@ -1013,19 +1019,18 @@ impl PyTensor {
     fn data(&self) -> PyTensor {
         PyTensor::new(self.t.detach())
     }
+    /// `t.data = other`: this object now shows `other`'s memory, whatever its shape and dtype
+    /// (PyTorch rebinds the storage, so the two share it; grad and requires_grad stay).
     #[setter(data)]
-    fn set_data(&self, other: PyRef<'_, PyTensor>) -> PyResult<()> {
-        if other.t.shape() != self.t.shape() || other.t.dtype() != self.t.dtype() {
+    fn set_data(mut slf: PyRefMut<'_, Self>, other: PyRef<'_, PyTensor>) -> PyResult<()> {
+        if slf.t.requires_grad() && !other.t.dtype().is_differentiable() {
             return Err(PyRuntimeError::new_err(format!(
-                "data: assigning a tensor of shape {:?} and dtype {} to one of shape {:?} and dtype {} is not supported; use copy_",
-                other.t.shape(), other.t.dtype().name(), self.t.shape(), self.t.dtype().name()
+                "data set to a tensor that requires gradients must be floating point or complex dtype (got {})",
+                other.t.dtype().name()
             )));
         }
-        let _g = ferrotorch::autograd::GradModeGuard::new(false);
-        self.t
-            .detach()
-            .apply_inplace("data", &[], |_| Ok(other.t.clone()))
-            .py()
+        slf.t = slf.t.with_data_of(&other.t);
+        Ok(())
     }
     #[pyo3(signature = (gradient=None, retain_graph=None, create_graph=false, inputs=None))]
     fn backward(

@@ -140,11 +140,16 @@ fn as_src<'a>(t: Cow<'a, Tensor>, shape: &[usize]) -> Result<Cow<'a, Tensor>> {
 /// `t` cast to the common dtype `dt` when that loses range or precision (else as it is: the
 /// kernel's own cast to the compute dtype is then exact).
 fn narrowed(t: &Tensor, dt: DType) -> Result<Cow<'_, Tensor>> {
-    Ok(if t.dtype() == dt || promote_types(t.dtype(), dt) == dt {
-        Cow::Borrowed(t)
-    } else {
-        Cow::Owned(t.copy_as(dt)?)
-    })
+    // An integer operand of a half-precision op rounds to that half type first (int64 9e18
+    // becomes inf in float16), though the kernel then computes in float32.
+    let to_half = matches!(dt, DType::F16 | DType::BF16) && t.dtype() != dt;
+    Ok(
+        if !to_half && (t.dtype() == dt || promote_types(t.dtype(), dt) == dt) {
+            Cow::Borrowed(t)
+        } else {
+            Cow::Owned(t.copy_as(dt)?)
+        },
+    )
 }
 
 /// The 0-d tensor a Python scalar becomes as an operand of `op`, where `dt` is its promoted

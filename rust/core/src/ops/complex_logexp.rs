@@ -14,20 +14,6 @@ fn is_nan(z: C) -> bool {
     z.re.is_nan() || z.im.is_nan()
 }
 
-/// log(1 + z), accurate for small z (c10's formula).
-fn log1p(z: C) -> C {
-    let (x, y) = (z.re, z.im);
-    let theta = y.atan2(x + 1.0);
-    if x.hypot(y) < 0.5 {
-        let r = x * (2.0 + x) + y * y;
-        if r == 0.0 {
-            return C::new(x, theta);
-        }
-        return C::new(0.5 * r.ln_1p(), theta);
-    }
-    C::new((x + 1.0).hypot(y).ln(), theta)
-}
-
 pub(crate) fn log_add_exp(x: C, y: C) -> C {
     let (lo, hi) = if is_nan(y) {
         (y, y)
@@ -47,7 +33,7 @@ pub(crate) fn log_add_exp(x: C, y: C) -> C {
         }
         return (lo.exp() + hi.exp()).ln();
     }
-    log1p((lo - hi).exp()) + hi
+    crate::ops::complex_math::log1p((lo - hi).exp()) + hi
 }
 
 /// `log_add_exp` on a complex dtype's parts, through f64.

@@ -82,6 +82,24 @@ fn div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     }
 }
 
+/// log(1 + z), accurate near z = 0 (log(1 + z) itself loses the small real part).
+#[inline(always)]
+pub(crate) fn log1p<F: Float>(z: Complex<F>) -> Complex<F> {
+    let (x, y) = (z.re, z.im);
+    let one = F::one();
+    let half = one / (one + one);
+    let theta = y.atan2(x + one);
+    if x.hypot(y) < half {
+        // |1 + z|^2 - 1 = x (2 + x) + y^2, without cancellation.
+        let r = x * (one + one + x) + y * y;
+        if r.is_zero() {
+            return Complex::new(x, theta);
+        }
+        return Complex::new(half * r.ln_1p(), theta);
+    }
+    Complex::new((x + one).hypot(y).ln(), theta)
+}
+
 /// The principal square root, with C99's values at infinities, nans and signed zeros.
 #[inline(always)]
 fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
@@ -104,7 +122,14 @@ fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
         };
     }
     let two = F::one() + F::one();
-    let t = ((x.abs() + x.hypot(y)) / two).sqrt();
+    let four = two + two;
+    let t = if x.abs() > F::max_value() / four || y.abs() > F::max_value() / four {
+        // |x| + |z| would overflow: sqrt(w) = 2 sqrt(w / 4), both scalings exact.
+        let (xs, ys) = (x / four, y / four);
+        ((xs.abs() + xs.hypot(ys)) / two).sqrt() * two
+    } else {
+        ((x.abs() + x.hypot(y)) / two).sqrt()
+    };
     if x >= F::zero() {
         Complex::new(t, y / (two * t))
     } else {
@@ -289,7 +314,7 @@ fn unary_kernel<F: Part>(op: UnaryOp, x: &[Complex<F>], o: &mut [Complex<F>]) ->
         Log => map(x, o, |z| z.ln()),
         Log2 => map(x, o, |z| z.ln() / ln2),
         Log10 => map(x, o, |z| z.ln() / ln10),
-        Log1p => map(x, o, |z| (z + one).ln()),
+        Log1p => map(x, o, log1p),
         Sqrt => map(x, o, sqrt),
         Rsqrt => map(x, o, |z| div(one, sqrt(z))),
         Reciprocal => map(x, o, |z| div(one, z)),

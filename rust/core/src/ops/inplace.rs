@@ -155,7 +155,14 @@ impl Tensor {
             self.write_from(&r)?;
         }
         if tracking && r.requires_grad() {
-            let r = r.to_dtype(self.dtype())?;
+            let mut r = r.to_dtype(self.dtype())?;
+            if r.grad_fn().is_none() {
+                // The result is a leaf itself (`b.copy_(leaf)`): self's history is a copy of it.
+                let alias = r.alias(r.layout().clone());
+                r = crate::autograd::record("CopyBackwards", alias, &[&r], &[], false, |g, _| {
+                    Ok(vec![Some(g.clone())])
+                });
+            }
             self.set_grad_fn(r.grad_fn());
             if let (Some(b), Some(snap)) = (base, base_snapshot) {
                 // The base becomes its old values with the view's elements replaced by r.

@@ -41,6 +41,7 @@ pub mod stats;
 pub mod unary;
 pub mod unfold;
 pub mod view;
+pub mod view_dtype;
 
 pub use binary::BinaryOp;
 pub use unary::UnaryOp;

@@ -50,6 +50,12 @@ impl Tensor {
                 "clamp: At least one of 'min' or 'max' must not be None"
             );
         }
+        let complex = self.dtype().is_complex()
+            || min.is_some_and(|t| t.dtype().is_complex())
+            || max.is_some_and(|t| t.dtype().is_complex());
+        if complex {
+            bail!(NotImplemented, "clamp is not supported for complex types");
+        }
         if let (Some(lo), Some(hi)) = (min, max) {
             let dt = crate::dtype::promote_types(
                 crate::dtype::promote_types(self.dtype(), lo.dtype()),

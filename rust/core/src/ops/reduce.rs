@@ -10,9 +10,13 @@ pub fn reduce_dims(op: &str, dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..ndim).collect());
     }
+    // Every dim is range-checked before any is compared (PyTorch's order of errors).
+    let wrapped = dims
+        .iter()
+        .map(|&d| wrap_dim(op, d, ndim))
+        .collect::<Result<Vec<_>>>()?;
     let mut out = Vec::new();
-    for &d in dims {
-        let d = wrap_dim(op, d, ndim)?;
+    for d in wrapped {
         if out.contains(&d) {
             bail!(
                 Runtime,
