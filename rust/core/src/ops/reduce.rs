@@ -419,7 +419,7 @@ impl Tensor {
             } else {
                 (g.unsqueeze(d as i64)?, idx_saved.unsqueeze(d as i64)?)
             };
-            let z = Tensor::zeros(&in_shape, g.dtype())?;
+            let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
             if rd.is_empty() {
                 return Ok(vec![Some(g.reshape(&[])?)]);
             }
