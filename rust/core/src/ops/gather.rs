@@ -154,7 +154,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype())?;
+                let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
                 Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
             },
         ))
@@ -205,6 +205,12 @@ impl Tensor {
                     fmt_shape(src.shape())
                 );
             }
+        }
+        let on_cuda: Option<Result<Tensor>> = crate::cuda_forward!(op, [self, index, src], |dev| {
+            crate::cuda::ops::scatter::scatter(&dev, op, &x, dim, &idx_t, src, add)
+        });
+        if let Some(out) = on_cuda {
+            return out?.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>());
         }
         if self.dtype().is_complex() {
             // Both parts of an element move together: scatter into the real view.
@@ -344,7 +350,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype())?;
+                let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
                 Ok(vec![Some(z.index_add(
                     d as i64,
                     &index,
@@ -550,7 +556,7 @@ fn fit_src_grad(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// Zero-pads a gradient up to `shape` (the part of src that index did not cover gets none).
 fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let z = Tensor::zeros(shape, g.dtype())?;
+    let z = Tensor::zeros_on(shape, g.dtype(), g.device())?;
     let mut v = z.clone();
     for (d, &n) in g.shape().iter().enumerate() {
         v = v.narrow(d as i64, 0, n as i64)?;

@@ -9,6 +9,7 @@ pub mod matmul;
 pub mod optim;
 pub mod reduce;
 pub mod rows;
+pub mod scatter;
 pub mod select;
 
 use crate::cuda::runtime::DeviceState;
