@@ -1,6 +1,7 @@
 //! Tensor operations. Each primitive keeps its forward and its backward together.
 
 pub mod arange;
+pub mod avg_pool;
 pub mod binary;
 pub mod broadcast_blocks;
 pub(crate) mod complex_arc;
