@@ -6,9 +6,11 @@
 pub mod conv;
 pub mod copy;
 pub mod elementwise;
+pub mod loss;
 pub mod matmul;
 pub mod optim;
 pub mod pool;
+pub mod random;
 pub mod reduce;
 pub mod rows;
 pub mod scatter;
