@@ -1,8 +1,8 @@
-"""The CUDA forwards of cat (and the copies under in-place ops and view gradients), scatter and
-scatter_add, nll_loss / cross_entropy, conv2d (im2col + cuBLAS), max/avg pooling and batch
-norm match the CPU, gradients included; device sampling (rand, randn, uniform_, normal_,
-bernoulli, dropout) is reproducible under manual_seed and well distributed. Skipped without a
-GPU: these have not run on hardware yet (see the README)."""
+"""The CUDA forwards of cat (and the copies under in-place ops and view gradients), max/min
+over a dim, scatter and scatter_add, nll_loss / cross_entropy, conv2d (im2col + cuBLAS),
+max/avg pooling and batch norm match the CPU, gradients included; device sampling (rand,
+randn, uniform_, normal_, bernoulli, dropout) is reproducible under manual_seed and well
+distributed. Skipped without a GPU: these have not run on hardware yet (see the README)."""
 
 from typing import Any, Callable
 
@@ -59,6 +59,16 @@ def test_in_place_ops_and_view_gradients_stay_on_the_device() -> None:
     np.testing.assert_allclose(xd.cpu().numpy(), ref.numpy())
     _both(lambda t: t[1:4, ::2].sum(0) + t.narrow(1, 1, 2).sum(1)[:2], x)
     _both(lambda t: t.amax(1), x)
+
+
+@gpu
+def test_max_min_over_a_dim_and_argmax() -> None:
+    x = torch.randn(5, 4, 3, dtype=torch.float64)
+    _both(lambda t: t.max(1)[0], x)
+    _both(lambda t: t.min(-1, keepdim=True)[0], x)
+    for dim in (0, 2):
+        np.testing.assert_array_equal(x.cuda().argmax(dim).cpu().numpy(), x.argmax(dim).numpy())
+    np.testing.assert_array_equal(x.cuda().argmin().cpu().numpy(), x.argmin().numpy())
 
 
 @gpu
