@@ -224,7 +224,7 @@ impl Tensor {
         device: crate::Device,
         normal: bool,
     ) -> Result<Tensor> {
-        let host = |_: ()| {
+        let host = || {
             if normal {
                 Tensor::randn(shape, dtype, g)
             } else {
@@ -233,11 +233,11 @@ impl Tensor {
         };
         // Complex samples have no device kernel: drawn on the host (to_device says why not).
         if device == crate::Device::Cpu || dtype.is_complex() {
-            return host(())?.to_device(device);
+            return host()?.to_device(device);
         }
         float_only(op, dtype)?;
         match crate::backend::on(device)? {
-            crate::backend::Backend::Cpu => host(()),
+            crate::backend::Backend::Cpu => host(),
             #[cfg(feature = "cuda")]
             crate::backend::Backend::Cuda(d) => {
                 use crate::cuda::ops::random as cr;
