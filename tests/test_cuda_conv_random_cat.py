@@ -81,6 +81,8 @@ def test_scatter_and_scatter_add(add: bool) -> None:
     op = (lambda t, s: t.scatter_add(0, idx.to(t.device), s)) if add else (lambda t, s: t.scatter(0, idx.to(t.device), s))
     _both(op, x, src)
     _both(lambda t: t.scatter(1, idx[:, :2].to(t.device), 7.0), x)
+    # A scalar source over a 1-D index (the gradient of scatter uses one) fills every position.
+    _both(lambda t: t.reshape(-1).scatter(0, torch.tensor([0, 5, 9, 23]).to(t.device), 7.0), x)
     with pytest.raises(RuntimeError):
         x.cuda().scatter_add(0, torch.tensor([[4]]).cuda(), src.cuda()).cpu()
 

@@ -214,7 +214,8 @@ impl Tensor {
         }
         if self.dtype().is_complex() {
             // Both parts of an element move together: scatter into the real view.
-            let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
+            // A scalar source broadcasts over the index (`as_1d_if_scalar` would make it [1]).
+            let src = src.to_dtype_raw(self.dtype())?;
             let src = if src.ndim() == idx_t.ndim() {
                 src
             } else {
@@ -236,7 +237,9 @@ impl Tensor {
         let size = x.shape()[dim] as i64;
         let out = x.contiguous_copy()?;
         // The part of src covered by index, in row-major order.
-        let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
+        // A scalar source is broadcast over the index: as a [1] view it would be read past its
+        // one element.
+        let src = src.to_dtype_raw(self.dtype())?;
         let vals = if src.ndim() == idx_t.ndim() {
             src.alias(Layout {
                 shape: idx_t.shape().to_vec(),
@@ -614,4 +617,21 @@ fn pair_index(index: &Tensor) -> Result<Tensor> {
         .unsqueeze(-1)?
         .broadcast_to(&shape)?
         .contiguous_copy()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DType, Scalar, Tensor};
+
+    #[test]
+    fn a_scalar_source_fills_every_indexed_position() {
+        let x = Tensor::from_vec(vec![1.0f64; 64], &[64]).unwrap();
+        let idx = Tensor::from_vec((0..64).step_by(2).collect::<Vec<i64>>(), &[32]).unwrap();
+        let seven = Tensor::scalar(Scalar::Float(7.0), DType::F64);
+        let out = x.scatter(0, &idx, &seven).unwrap().to_vec::<f64>();
+        let want: Vec<f64> = (0..64)
+            .map(|i| if i % 2 == 0 { 7.0 } else { 1.0 })
+            .collect();
+        assert_eq!(out, want);
+    }
 }
