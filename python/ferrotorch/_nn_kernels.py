@@ -152,6 +152,10 @@ def avg_pool2d(input: Tensor, kernel_size: IntOrPair, stride: Optional[IntOrPair
         input = input.unsqueeze(0)
     if input.ndim != 4:
         raise RuntimeError(f"avg_pool2d: Expected 3D or 4D input tensor, got shape {list(input.shape)}")
+    if input.device.type != "cpu" and input.is_floating_point():
+        # One kernel each way on the device, with the divisor rules of the composition below.
+        out = _core._avg_pool2d(input, k, s, p, ceil_mode, count_include_pad, divisor_override or None)
+        return out.squeeze(0) if unbatched else out
     n, c, h, w = input.shape
     oh, ow = _pool_out(h, k[0], s[0], p[0], ceil_mode), _pool_out(w, k[1], s[1], p[1], ceil_mode)
     if not input.is_floating_point() and input.dtype != _core.int64:

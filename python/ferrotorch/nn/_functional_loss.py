@@ -316,6 +316,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
     if weight is not None and weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_dtype_name(input.dtype)} but found {_dtype_name(weight.dtype)}")
     xs, ts = _rows(input, target.long())
+    if xs.device.type != "cpu":
+        # One fused kernel each way on the device (the host composition below reads back indices).
+        out = _core._nll_loss(xs, ts, weight, ignore_index, reduction)
+        return out.reshape(target.shape) if reduction == "none" else out
     c = xs.shape[1]
     valid = ts != ignore_index
     bad = (valid & ((ts < 0) | (ts >= c))).nonzero()

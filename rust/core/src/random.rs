@@ -196,6 +196,60 @@ impl Tensor {
         Ok(t)
     }
 
+    /// `rand` on `device`: a GPU draws from its own Philox stream (see `cuda::ops::random`).
+    pub fn rand_on(
+        shape: &[usize],
+        dtype: DType,
+        g: Option<&SharedGenerator>,
+        device: crate::Device,
+    ) -> Result<Tensor> {
+        Tensor::sample_on("rand", shape, dtype, g, device, false)
+    }
+
+    /// `randn` on `device`: a GPU draws from its own Philox stream.
+    pub fn randn_on(
+        shape: &[usize],
+        dtype: DType,
+        g: Option<&SharedGenerator>,
+        device: crate::Device,
+    ) -> Result<Tensor> {
+        Tensor::sample_on("randn", shape, dtype, g, device, true)
+    }
+
+    fn sample_on(
+        op: &str,
+        shape: &[usize],
+        dtype: DType,
+        g: Option<&SharedGenerator>,
+        device: crate::Device,
+        normal: bool,
+    ) -> Result<Tensor> {
+        let host = || {
+            if normal {
+                Tensor::randn(shape, dtype, g)
+            } else {
+                Tensor::rand(shape, dtype, g)
+            }
+        };
+        // Complex samples have no device kernel: drawn on the host (to_device says why not).
+        if device == crate::Device::Cpu || dtype.is_complex() {
+            return host()?.to_device(device);
+        }
+        float_only(op, dtype)?;
+        match crate::backend::on(device)? {
+            crate::backend::Backend::Cpu => host(),
+            #[cfg(feature = "cuda")]
+            crate::backend::Backend::Cuda(d) => {
+                use crate::cuda::ops::random as cr;
+                if normal {
+                    cr::normal(&d, shape, dtype, 0.0, 1.0, g)
+                } else {
+                    cr::uniform(&d, shape, dtype, 0.0, 1.0, g)
+                }
+            }
+        }
+    }
+
     /// Integers uniform in [low, high).
     pub fn randint(
         low: i64,
@@ -262,6 +316,30 @@ impl Tensor {
             .apply_inplace(op, &[], |_| fresh.copy_as(self.dtype()))
     }
 
+    /// Writes a sample drawn elsewhere (on the device) into this tensor, bumping the version.
+    fn assign_sample(&self, op: &str, fresh: &Tensor) -> Result<()> {
+        let _guard = crate::autograd::GradModeGuard::new(false);
+        self.detach().apply_inplace(op, &[], |_| Ok(fresh.clone()))
+    }
+
+    /// `bernoulli_(p)` with a scalar probability: in place, 1 with probability `p`.
+    pub fn bernoulli_scalar_(&self, p: f64, g: Option<&SharedGenerator>) -> Result<()> {
+        if !(0.0..=1.0).contains(&p) {
+            bail!(
+                Runtime,
+                "bernoulli_ expects p to be in [0, 1], but got p={p}"
+            );
+        }
+        if let Some(fresh) = crate::cuda_forward!("bernoulli_", [self], |dev| {
+            crate::cuda::ops::random::bernoulli_scalar(&dev, self.shape(), self.dtype(), p, g)
+        }) {
+            return self.assign_sample("bernoulli_", &fresh?);
+        }
+        let probs = Tensor::full(self.shape(), crate::Scalar::Float(p), DType::F64)?;
+        let draw = probs.bernoulli(g)?;
+        self.assign_sample("bernoulli_", &draw.copy_as(self.dtype())?)
+    }
+
     /// `uniform_(a, b)`.
     pub fn uniform_(&self, a: f64, b: f64, g: Option<&SharedGenerator>) -> Result<()> {
         float_only("uniform_", self.dtype())?;
@@ -271,6 +349,11 @@ impl Tensor {
                 "uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
             );
         }
+        if let Some(fresh) = crate::cuda_forward!("uniform_", [self], |dev| {
+            crate::cuda::ops::random::uniform(&dev, self.shape(), self.dtype(), a, b, g)
+        }) {
+            return self.assign_sample("uniform_", &fresh?);
+        }
         self.fill_random("uniform_", g, |g| a + (b - a) * g.next_f64())
     }
 
@@ -279,6 +362,11 @@ impl Tensor {
         float_only("normal_", self.dtype())?;
         if std < 0.0 {
             bail!(Runtime, "normal expects std >= 0.0, but found std {std}");
+        }
+        if let Some(fresh) = crate::cuda_forward!("normal_", [self], |dev| {
+            crate::cuda::ops::random::normal(&dev, self.shape(), self.dtype(), mean, std, g)
+        }) {
+            return self.assign_sample("normal_", &fresh?);
         }
         self.fill_random("normal_", g, |g| mean + std * g.normal())
     }
@@ -309,6 +397,11 @@ impl Tensor {
 
     /// `bernoulli(p)`: 1 with probability `p` (elementwise), in this tensor's dtype.
     pub fn bernoulli(&self, g: Option<&SharedGenerator>) -> Result<Tensor> {
+        if let Some(out) = crate::cuda_forward!("bernoulli", [self], |dev| {
+            self.bernoulli_on_device(&dev, g)
+        }) {
+            return out;
+        }
         let p = self.try_to_vec::<f64>().op("bernoulli")?;
         if p.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
             bail!(
@@ -321,6 +414,32 @@ impl Tensor {
             out.extend(p.iter().map(|&q| (g.next_f64() < q) as u8 as f64))
         });
         Tensor::from_vec(out, self.shape())?.copy_as(self.dtype())
+    }
+
+    /// `bernoulli` of a probability tensor on its GPU; the range check reads back two
+    /// scalars (the kernel itself does not look), as the host raises for p outside [0, 1].
+    #[cfg(feature = "cuda")]
+    fn bernoulli_on_device(
+        &self,
+        dev: &std::sync::Arc<crate::cuda::runtime::DeviceState>,
+        g: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            // Integer probabilities are 0 or 1 exactly when valid: sample them as floats.
+            let draw = self.copy_as(DType::F32)?.bernoulli(g)?;
+            return draw.copy_as(self.dtype());
+        }
+        if self.numel() > 0 {
+            let lo = self.amax_dims(&[], false, false)?.item()?.to_f64();
+            let hi = self.amax_dims(&[], false, true)?.item()?.to_f64();
+            if !(0.0..=1.0).contains(&lo) || !(0.0..=1.0).contains(&hi) {
+                bail!(
+                    Runtime,
+                    "bernoulli: all elements of the probability tensor must be in [0, 1]"
+                );
+            }
+        }
+        crate::cuda::ops::random::bernoulli(dev, &self.detach(), g)
     }
 
     /// `multinomial(num_samples, replacement)` from rows of non-negative weights.

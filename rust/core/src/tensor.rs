@@ -69,6 +69,16 @@ impl Tensor {
         ))
     }
 
+    /// Zeros on `device` (a memset there): gradients and outputs of ops whose inputs may live
+    /// on a GPU are allocated where those inputs are.
+    pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        match crate::backend::on(device)? {
+            crate::backend::Backend::Cpu => Tensor::zeros(shape, dtype),
+            #[cfg(feature = "cuda")]
+            crate::backend::Backend::Cuda(d) => crate::cuda::ops::zeros(&d, shape, dtype),
+        }
+    }
+
     /// A contiguous tensor with unspecified contents, for kernels that overwrite every element.
     pub(crate) fn uninit(shape: &[usize], dtype: DType) -> Result<Tensor> {
         let storage = Storage::uninit(nbytes_for(shape, dtype.size())?)?;

@@ -1,4 +1,4 @@
-//! Kernels behind `nn.functional`: convolutions, unfold/fold and max pooling.
+//! Kernels behind `nn.functional`: convolutions, unfold/fold, pooling, nll_loss and dropout.
 
 use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
@@ -153,7 +153,80 @@ pub fn _max_pool2d(
     Ok((PyTensor::new(v), PyTensor::new(i)))
 }
 
+/// `avg_pool2d` over [N, C, H, W] in one kernel each way (the Python composition of unfold
+/// and sums serves the host).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn _avg_pool2d(
+    py: Python<'_>,
+    input: PyRef<'_, PyTensor>,
+    kernel_size: Pair,
+    stride: Pair,
+    padding: Pair,
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> PyResult<PyTensor> {
+    let x = input.t.clone();
+    let y = ferrotorch::profiler::run("aten::avg_pool2d", &[&x], || {
+        py.detach(|| {
+            x.avg_pool2d(
+                [kernel_size.0, kernel_size.1],
+                [stride.0, stride.1],
+                [padding.0, padding.1],
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+            )
+        })
+    })
+    .py()?;
+    Ok(PyTensor::new(y))
+}
+
+/// `nll_loss` of log-probabilities [N, C] at int targets [N] (reduction "none", "mean" or
+/// "sum"), one fused kernel each way on a GPU.
+#[pyfunction]
+#[pyo3(signature = (input, target, weight, ignore_index, reduction))]
+pub fn _nll_loss(
+    py: Python<'_>,
+    input: PyRef<'_, PyTensor>,
+    target: PyRef<'_, PyTensor>,
+    weight: Option<PyRef<'_, PyTensor>>,
+    ignore_index: i64,
+    reduction: &str,
+) -> PyResult<PyTensor> {
+    use ferrotorch::nn::functional::{nll_loss, Reduction};
+    let red = match reduction {
+        "none" => Reduction::None,
+        "sum" => Reduction::Sum,
+        _ => Reduction::Mean,
+    };
+    let (x, t, w) = (
+        input.t.clone(),
+        target.t.clone(),
+        weight.map(|w| w.t.clone()),
+    );
+    let y = py
+        .detach(|| nll_loss(&x, &t, w.as_ref(), ignore_index, red))
+        .py()?;
+    Ok(PyTensor::new(y))
+}
+
+/// `dropout` while training: mask and scale in one kernel on a GPU.
+#[pyfunction]
+pub fn _dropout(py: Python<'_>, input: PyRef<'_, PyTensor>, p: f64) -> PyResult<PyTensor> {
+    let x = input.t.clone();
+    let y = py
+        .detach(|| ferrotorch::nn::functional::dropout(&x, p, true, None))
+        .py()?;
+    Ok(PyTensor::new(y))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_avg_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_dropout, m)?)?;
     m.add_function(wrap_pyfunction!(_linear, m)?)?;
     m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(_conv_transpose2d, m)?)?;

@@ -146,10 +146,12 @@ impl PyTensor {
                 .cast::<PyTuple>()
                 .is_ok_and(|t| t.iter().any(|k| advanced(&k)));
         let parsed = parse_index(key);
+        // An int beyond int64 fails as Python unpacks it, before any index is looked at.
+        let unpackable = !value.is_instance_of::<PyInt>() || value.extract::<i64>().is_ok();
         if has_advanced {
             // Only the count of indexed dims is checked before the value.
             let v = value_tensor(value, &self.t).map_err(|e| {
-                match specified_dims(key) > self.t.ndim() {
+                match unpackable && specified_dims(key) > self.t.ndim() {
                     true => PyIndexError::new_err(format!(
                         "too many indices for tensor of dimension {}",
                         self.t.ndim()
@@ -160,8 +162,6 @@ impl PyTensor {
             return self.t.index_put_(&parsed?, &v, false).py();
         }
         let items = parsed?;
-        // An int beyond int64 fails as Python unpacks it, before any index is looked at.
-        let unpackable = !value.is_instance_of::<PyInt>() || value.extract::<i64>().is_ok();
         let v = value_tensor(value, &self.t).map_err(|e| {
             // PyTorch reports a bad basic index before a value the dtype cannot hold.
             match self.t.index(&items) {

@@ -161,13 +161,14 @@ macro_rules! sampler {
             let _ = (out, layout, pin_memory);
             let dev = check_device(device)?;
             let shape = to_usize_shape(stringify!($name), &factory_sizes(stringify!($name), size)?)?;
-            let t = Tensor::$f(&shape, dtype_or(dtype, default_dtype())?, gen_of(generator).as_ref()).py()?;
+            // Drawn where it will live: a GPU samples from its own seeded stream.
+            let t = Tensor::$f(&shape, dtype_or(dtype, default_dtype())?, gen_of(generator).as_ref(), dev.unwrap_or(ferrotorch::Device::Cpu)).py()?;
             finish(t, dev, requires_grad)
         }
     };
 }
-sampler!(rand, rand);
-sampler!(randn, randn);
+sampler!(rand, rand_on);
+sampler!(randn, randn_on);
 
 /// `randint(high, size)` or `randint(low, high, size)`.
 #[pyfunction]
@@ -349,14 +350,14 @@ macro_rules! like {
         #[pyfunction]
         #[pyo3(signature = (input, *, dtype=None, device=None, requires_grad=false, generator=None))]
         pub fn $name(input: PyRef<'_, PyTensor>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, generator: Option<PyRef<'_, PyGenerator>>) -> PyResult<PyTensor> {
-            let dev = check_device(device)?.or(Some(input.t.device()));
-            let t = Tensor::$f(input.t.shape(), dtype_or(dtype, input.t.dtype())?, gen_of(generator).as_ref()).py()?;
-            finish(t, dev, requires_grad)
+            let dev = check_device(device)?.unwrap_or(input.t.device());
+            let t = Tensor::$f(input.t.shape(), dtype_or(dtype, input.t.dtype())?, gen_of(generator).as_ref(), dev).py()?;
+            finish(t, Some(dev), requires_grad)
         }
     };
 }
-like!(rand_like, rand);
-like!(randn_like, randn);
+like!(rand_like, rand_on);
+like!(randn_like, randn_on);
 
 #[pyfunction]
 #[pyo3(signature = (input, low=None, high=None, *, dtype=None, device=None, requires_grad=false))]
@@ -449,6 +450,16 @@ impl PyTensor {
         p: Option<&Bound<'py, PyAny>>,
         generator: Option<PyRef<'py, PyGenerator>>,
     ) -> PyResult<PyRef<'py, Self>> {
+        if slf.t.device() != ferrotorch::Device::Cpu
+            && p.is_none_or(|p| p.cast::<PyTensor>().is_err())
+        {
+            // A scalar probability on a GPU: drawn there, from the device's stream.
+            let p = p.map(|p| p.extract::<f64>()).transpose()?.unwrap_or(0.5);
+            slf.t
+                .bernoulli_scalar_(p, gen_of(generator).as_ref())
+                .py()?;
+            return Ok(slf);
+        }
         let probs = match p {
             Some(p) if p.cast::<PyTensor>().is_ok() => p
                 .cast::<PyTensor>()?

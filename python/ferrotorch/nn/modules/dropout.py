@@ -24,9 +24,8 @@ def _keep_mask(input: Tensor, p: float, channel_dims: int) -> Tensor:
     """1 where kept, 0 where dropped: one draw per element, or (``channel_dims`` = 1 or 2) one per
     channel of [C, *] or per (sample, channel) of [N, C, *]."""
     shape = list(input.shape[:channel_dims]) + [1] * (input.ndim - channel_dims) if channel_dims else list(input.shape)
-    mask = _core.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
-    # Drawn on the host (one generator stream for every device), then moved beside the input.
-    return mask if input.device.type == "cpu" else mask.to(input.device)
+    # Drawn where the input lives: a GPU samples from its own seeded stream.
+    return _core.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1.0 - p)
 
 
 def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, channel_dims: int, alpha: bool) -> Tensor:
@@ -35,6 +34,9 @@ def _dropout_impl(input: Tensor, p: float, training: bool, inplace: bool, channe
         return input
     if channel_dims == 2 and input.ndim < 2 and p < 1.0:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not (alpha or channel_dims or inplace) and p < 1.0 and input.device.type != "cpu" and input.is_floating_point():
+        # Mask and scale in one kernel on the device.
+        return _core._dropout(input, p)
     shift = None
     if p == 1.0:
         scale = _core.zeros((), dtype=input.dtype)

@@ -5,6 +5,9 @@ use crate::error::fmt_shape;
 use crate::ops::unfold::Window;
 use crate::{bail, DType, Result, Tensor};
 
+pub use super::dropout::dropout;
+pub use super::nll_loss::{nll_loss, Reduction};
+
 /// Cross-entropy between `[N, C]` logits and `[N]` int64 class indices, averaged over the
 /// batch, as `F.cross_entropy(input, target)` (mean reduction, no weights).
 ///
@@ -34,8 +37,8 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor) -> Result<Tensor> {
             target.dtype().name()
         );
     }
-    let picked = input.log_softmax(1)?.gather(1, &target.unsqueeze(1)?)?;
-    picked.mean()?.neg()
+    // PyTorch's default ignore_index (-100) marks targets that are not counted.
+    nll_loss(&input.log_softmax(1)?, target, None, -100, Reduction::Mean)
 }
 
 /// Mean squared error, as `F.mse_loss(input, target)` (mean reduction).

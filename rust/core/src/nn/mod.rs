@@ -27,12 +27,14 @@
 
 mod activation;
 mod conv2d;
+mod dropout;
 mod embedding;
 pub mod functional;
 pub mod init;
 mod layer_norm;
 mod linear;
 mod module;
+mod nll_loss;
 mod sequential;
 
 pub use activation::{ReLU, GELU};

@@ -179,6 +179,9 @@ impl Tensor {
             strides,
             offset: src.offset(),
         });
+        if self.device() != crate::Device::Cpu || src.device() != crate::Device::Cpu {
+            return self.write_from_device(&src);
+        }
         // Gather first so that overlapping source and destination stay correct.
         if self.dtype().is_complex() {
             return self.write_complex_from(&src);
@@ -198,6 +201,31 @@ impl Tensor {
                 });
             }
         });
+        self.storage().bump_version();
+        Ok(())
+    }
+
+    /// `write_from` where either side lives on a GPU: a host destination takes a copy of the
+    /// source; a device destination gets one strided copy kernel (through a temporary when the
+    /// source shares its storage, since the kernel must not read what it overwrites).
+    fn write_from_device(&self, src: &Tensor) -> Result<()> {
+        if self.device() == crate::Device::Cpu {
+            return self.write_from(&src.to_device(crate::Device::Cpu)?);
+        }
+        let written: Option<Result<()>> = crate::cuda_forward!("copy_", [self], |dev| {
+            let src = if src.device() != self.device() {
+                src.to_device(self.device())?
+            } else if src.storage().same(self.storage()) {
+                crate::cuda::ops::copy::copy_as(&dev, src, src.dtype())?
+            } else {
+                src.clone()
+            };
+            crate::cuda::ops::copy::copy_into(&dev, &src, self)
+        });
+        match written {
+            Some(r) => r?,
+            None => return Err(Error::runtime("copy_: internal: expected a device tensor")),
+        }
         self.storage().bump_version();
         Ok(())
     }

@@ -201,7 +201,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype())?;
+                let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
                 Ok(vec![Some(z.scatter_add(d as i64, &index, g)?)])
             },
         ))
@@ -263,9 +263,15 @@ impl Tensor {
                 );
             }
         }
+        let on_cuda: Option<Result<Tensor>> = crate::cuda_forward!(op, [self, index, src], |dev| {
+            crate::cuda::ops::scatter::scatter(&dev, op, &x, dim, &idx_t, src, add)
+        });
+        if let Some(out) = on_cuda {
+            return out?.reshape(&self.shape().iter().map(|&s| s as i64).collect::<Vec<_>>());
+        }
         if self.dtype().is_complex() {
             // Both parts of an element move together: scatter into the real view.
-            let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
+            let src = src.to_dtype_raw(self.dtype())?;
             let src = if src.ndim() == idx_t.ndim() {
                 src
             } else {
@@ -287,7 +293,7 @@ impl Tensor {
         let size = x.shape()[dim] as i64;
         let out = x.contiguous_copy()?;
         // The part of src covered by index, in row-major order.
-        let src = src.to_dtype_raw(self.dtype())?.as_1d_if_scalar();
+        let src = src.to_dtype_raw(self.dtype())?;
         let vals = if src.ndim() == idx_t.ndim() {
             src.alias(Layout {
                 shape: idx_t.shape().to_vec(),
@@ -404,7 +410,7 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let z = Tensor::zeros(&in_shape, g.dtype())?;
+                let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
                 Ok(vec![Some(z.index_add(
                     d as i64,
                     &index,
@@ -609,7 +615,7 @@ fn fit_src_grad(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// Zero-pads a gradient up to `shape` (the part of src that index did not cover gets none).
 fn pad_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let z = Tensor::zeros(shape, g.dtype())?;
+    let z = Tensor::zeros_on(shape, g.dtype(), g.device())?;
     let mut v = z.clone();
     for (d, &n) in g.shape().iter().enumerate() {
         v = v.narrow(d as i64, 0, n as i64)?;
@@ -667,4 +673,25 @@ fn pair_index(index: &Tensor) -> Result<Tensor> {
         .unsqueeze(-1)?
         .broadcast_to(&shape)?
         .contiguous_copy()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DType, Scalar, Tensor};
+
+    #[test]
+    fn a_scalar_source_fills_every_indexed_position() {
+        let x = Tensor::from_vec(vec![1.0f64; 64], &[64]).unwrap();
+        let idx = Tensor::from_vec((0..64).step_by(2).collect::<Vec<i64>>(), &[32]).unwrap();
+        // A number is a 0-d tensor broadcast to the index's shape (a 0-d tensor source itself
+        // covers one index element, as in PyTorch).
+        let seven = Tensor::scalar(Scalar::Float(7.0), DType::F64)
+            .broadcast_to(&[32])
+            .unwrap();
+        let out = x.scatter(0, &idx, &seven).unwrap().to_vec::<f64>();
+        let want: Vec<f64> = (0..64)
+            .map(|i| if i % 2 == 0 { 7.0 } else { 1.0 })
+            .collect();
+        assert_eq!(out, want);
+    }
 }

@@ -321,7 +321,7 @@ impl Tensor {
                 let gself = if accumulate {
                     g.clone()
                 } else {
-                    let z = Tensor::zeros(&[pos.numel()], g.dtype())?;
+                    let z = Tensor::zeros_on(&[pos.numel()], g.dtype(), g.device())?;
                     g.put_linear(&pos, &z, false)?
                 };
                 let gv = g

@@ -91,8 +91,11 @@ impl Tensor {
         }
         let mut shape = first.shape().to_vec();
         shape[d] = total;
+        // The result lives where the inputs do (PyTorch's error when they are on two devices).
+        crate::backend::backend("cat", &parts)?;
+        let device = first.device();
         let out = match target {
-            Target::New => Tensor::zeros(&shape, dt).op("cat")?,
+            Target::New => Tensor::zeros_on(&shape, dt, device).op("cat")?,
             #[cfg(unix)]
             Target::Shared => Tensor::zeros_shared(&shape, dt)?,
             Target::Out(o) => {

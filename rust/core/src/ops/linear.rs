@@ -45,7 +45,10 @@ impl Tensor {
             && x.ndim() >= 1
             && matches!(x.dtype(), DType::F32 | DType::F64)
             && w.dtype() == x.dtype()
-            && bias.is_none_or(|b| b.shape() == [w.shape()[0]] && b.dtype() == x.dtype());
+            && bias.is_none_or(|b| b.shape() == [w.shape()[0]] && b.dtype() == x.dtype())
+            // The fused kernel is the host's; on a GPU the composition runs cuBLAS.
+            && x.device() == crate::Device::Cpu
+            && w.device() == crate::Device::Cpu;
         if !fused {
             // Other layouts and dtypes: the composition, with its own checks and messages.
             let out = x.matmul(&w.t()?)?;

@@ -2,6 +2,7 @@
 
 pub mod arange;
 pub mod as_strided;
+pub mod avg_pool;
 pub mod binary;
 pub mod broadcast_blocks;
 pub(crate) mod complex_arc;

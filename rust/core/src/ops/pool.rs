@@ -7,7 +7,7 @@ use crate::ops::unfold::Window;
 use crate::{bail, with_dtype, DType, Element, Result, Tensor};
 use rayon::prelude::*;
 
-fn pooled_size(
+pub(crate) fn pooled_size(
     op: &str,
     size: usize,
     k: usize,
@@ -131,69 +131,78 @@ impl Tensor {
             w.dilation[1],
             ceil_mode,
         )?;
-        let x = self.contiguous_copy_if_needed()?;
-        // Every element is written below.
-        let vals = Tensor::uninit(&[n, c, oh, ow], self.dtype())?;
-        let idx = Tensor::uninit(&[n, c, oh, ow], DType::I64)?;
-        if vals.numel() > 0 {
-            with_dtype!(self.dtype(), T => {
-                let src = x.contiguous_slice::<T>();
-                let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
-                let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
-                // Without padding or dilation and with every window inside the input (the
-                // usual 2x2 / stride 2 pool), the window loop needs no bounds checks.
-                let interior = w.padding == [0, 0]
-                    && w.dilation == [1, 1]
-                    && (oh - 1) * w.stride[0] + w.kernel[0] <= h
-                    && (ow - 1) * w.stride[1] + w.kernel[1] <= wd;
-                let plane_fn = |(p, (o, ii)): (usize, (&mut [T], &mut [i64]))| {
-                    let plane = &src[p * h * wd..(p + 1) * h * wd];
-                    if interior && w.kernel == [2, 2] && w.stride == [2, 2] {
-                        crate::ops::pool_2x2::max_pool_2x2_plane(plane, wd, ow, o, ii);
-                        return;
-                    }
-                    if interior {
-                        max_windows_interior(plane, wd, w.kernel, w.stride, ow, o, ii);
-                        return;
-                    }
-                    for i in 0..oh {
-                        for j in 0..ow {
-                            let mut best: Option<(T, usize)> = None;
-                            for ki in 0..w.kernel[0] {
-                                let r = (i * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
-                                if r < 0 || r as usize >= h {
-                                    continue;
-                                }
-                                for kj in 0..w.kernel[1] {
-                                    let s = (j * w.stride[1] + kj * w.dilation[1]) as isize - w.padding[1] as isize;
-                                    if s < 0 || s as usize >= wd {
-                                        continue;
-                                    }
-                                    let pos = r as usize * wd + s as usize;
-                                    let v = plane[pos];
-                                    #[allow(clippy::eq_op)]
-                                    let nan = v != v;
-                                    if best.is_none_or(|(b, _)| v > b || nan) {
-                                        best = Some((v, pos));
-                                        if nan {
-                                            break;
+        let on_cuda = crate::cuda_forward!("max_pool2d", [self], |dev| {
+            crate::cuda::ops::pool::max_pool2d(&dev, self, &w, [oh, ow])
+        });
+        let (vals, idx) = match on_cuda {
+            Some(r) => r?,
+            None => {
+                let x = self.contiguous_copy_if_needed()?;
+                // Every element is written below.
+                let vals = Tensor::uninit(&[n, c, oh, ow], self.dtype())?;
+                let idx = Tensor::uninit(&[n, c, oh, ow], DType::I64)?;
+                if vals.numel() > 0 {
+                    with_dtype!(self.dtype(), T => {
+                        let src = x.contiguous_slice::<T>();
+                        let out: &mut [T] = unsafe { vals.contiguous_slice_mut() };
+                        let ix: &mut [i64] = unsafe { idx.contiguous_slice_mut() };
+                        // Without padding or dilation and with every window inside the input (the
+                        // usual 2x2 / stride 2 pool), the window loop needs no bounds checks.
+                        let interior = w.padding == [0, 0]
+                            && w.dilation == [1, 1]
+                            && (oh - 1) * w.stride[0] + w.kernel[0] <= h
+                            && (ow - 1) * w.stride[1] + w.kernel[1] <= wd;
+                        let plane_fn = |(p, (o, ii)): (usize, (&mut [T], &mut [i64]))| {
+                            let plane = &src[p * h * wd..(p + 1) * h * wd];
+                            if interior && w.kernel == [2, 2] && w.stride == [2, 2] {
+                                crate::ops::pool_2x2::max_pool_2x2_plane(plane, wd, ow, o, ii);
+                                return;
+                            }
+                            if interior {
+                                max_windows_interior(plane, wd, w.kernel, w.stride, ow, o, ii);
+                                return;
+                            }
+                            for i in 0..oh {
+                                for j in 0..ow {
+                                    let mut best: Option<(T, usize)> = None;
+                                    for ki in 0..w.kernel[0] {
+                                        let r = (i * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
+                                        if r < 0 || r as usize >= h {
+                                            continue;
+                                        }
+                                        for kj in 0..w.kernel[1] {
+                                            let s = (j * w.stride[1] + kj * w.dilation[1]) as isize - w.padding[1] as isize;
+                                            if s < 0 || s as usize >= wd {
+                                                continue;
+                                            }
+                                            let pos = r as usize * wd + s as usize;
+                                            let v = plane[pos];
+                                            #[allow(clippy::eq_op)]
+                                            let nan = v != v;
+                                            if best.is_none_or(|(b, _)| v > b || nan) {
+                                                best = Some((v, pos));
+                                                if nan {
+                                                    break;
+                                                }
+                                            }
                                         }
                                     }
+                                    let (v, pos) = best.unwrap_or((T::default(), 0));
+                                    o[i * ow + j] = v;
+                                    ii[i * ow + j] = pos as i64;
                                 }
                             }
-                            let (v, pos) = best.unwrap_or((T::default(), 0));
-                            o[i * ow + j] = v;
-                            ii[i * ow + j] = pos as i64;
+                        };
+                        if crate::cpu::parallel::worth(out.len()) {
+                            crate::cpu::thread_pool::run(|| out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(plane_fn));
+                        } else {
+                            out.chunks_mut(oh * ow).zip(ix.chunks_mut(oh * ow)).enumerate().for_each(plane_fn);
                         }
-                    }
-                };
-                if crate::cpu::parallel::worth(out.len()) {
-                    crate::cpu::thread_pool::run(|| out.par_chunks_mut(oh * ow).zip(ix.par_chunks_mut(oh * ow)).enumerate().for_each(plane_fn));
-                } else {
-                    out.chunks_mut(oh * ow).zip(ix.chunks_mut(oh * ow)).enumerate().for_each(plane_fn);
+                    });
                 }
-            });
-        }
+                (vals, idx)
+            }
+        };
         let shape = [n, c, h, wd];
         let idx_saved = idx.clone();
         let vals = record(
@@ -204,12 +213,21 @@ impl Tensor {
             false,
             move |g, _| {
                 if !is_grad_enabled() {
+                    if let Some(gx) = crate::cuda_forward!("max_pool2d_backward", [g], |dev| {
+                        crate::cuda::ops::pool::max_pool2d_backward(&dev, g, &idx_saved, shape, &w)
+                    }) {
+                        return Ok(vec![Some(gx?)]);
+                    }
                     let gx =
                         crate::ops::pool_backward::max_pool2d_input_grad(g, &idx_saved, shape)?;
                     return Ok(vec![Some(gx)]);
                 }
                 // create_graph: in differentiable ops, for higher-order gradients.
-                let flat = Tensor::zeros(&[shape[0], shape[1], shape[2] * shape[3]], g.dtype())?;
+                let flat = Tensor::zeros_on(
+                    &[shape[0], shape[1], shape[2] * shape[3]],
+                    g.dtype(),
+                    g.device(),
+                )?;
                 let gi = g.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
                 let ii = idx_saved.reshape(&[shape[0] as i64, shape[1] as i64, -1])?;
                 let out = flat.scatter_add(2, &ii, &gi)?;

@@ -403,13 +403,22 @@ impl Tensor {
         }
         self.refuse_complex_order(&format!("{name}(): does not support complex input"))?;
         let rd: Vec<usize> = if self.ndim() == 0 { vec![] } else { vec![d] };
-        let rows = to_rows(self, &rd)?;
-        let idx = self.reduce_out(&rows, keepdim, DType::I64)?;
-        let vals = self.reduce_out(&rows, keepdim, self.dtype())?;
-        with_dtype!(self.dtype(), T => {
-            per_row::<T, i64>(&rows, unsafe { idx.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).0 as i64);
-            per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
+        let on_cuda = crate::cuda_forward!(name, [self], |dev| {
+            crate::cuda::ops::reduce::max_dim(&dev, self, &rd, keepdim, is_max)
         });
+        let (vals, idx) = match on_cuda {
+            Some(r) => r?,
+            None => {
+                let rows = to_rows(self, &rd)?;
+                let idx = self.reduce_out(&rows, keepdim, DType::I64)?;
+                let vals = self.reduce_out(&rows, keepdim, self.dtype())?;
+                with_dtype!(self.dtype(), T => {
+                    per_row::<T, i64>(&rows, unsafe { idx.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).0 as i64);
+                    per_row::<T, T>(&rows, unsafe { vals.contiguous_slice_mut() }, |r: &[T]| extreme(r, is_max).1);
+                });
+                (vals, idx)
+            }
+        };
         let in_shape = self.shape().to_vec();
         let bw = if is_max {
             "MaxBackward0"
@@ -423,7 +432,7 @@ impl Tensor {
             } else {
                 (g.unsqueeze(d as i64)?, idx_saved.unsqueeze(d as i64)?)
             };
-            let z = Tensor::zeros(&in_shape, g.dtype())?;
+            let z = Tensor::zeros_on(&in_shape, g.dtype(), g.device())?;
             if rd.is_empty() {
                 return Ok(vec![Some(g.reshape(&[])?)]);
             }

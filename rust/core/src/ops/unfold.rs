@@ -320,11 +320,19 @@ impl Tensor {
         );
         let ohw = w.out_size("unfold", [h, wd])?;
         let l = ohw[0] * ohw[1];
-        let x = self.contiguous_copy_if_needed()?;
-        let out = Tensor::uninit(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype())?;
-        if out.numel() > 0 {
-            with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, [h, wd], &w, ohw));
-        }
+        let out = match crate::cuda_forward!("im2col", [self], |dev| {
+            crate::cuda::ops::conv::im2col(&dev, self, &w, ohw)
+        }) {
+            Some(out) => out?,
+            None => {
+                let x = self.contiguous_copy_if_needed()?;
+                let out = Tensor::uninit(&[n, c * w.kernel[0] * w.kernel[1], l], self.dtype())?;
+                if out.numel() > 0 {
+                    with_dtype!(self.dtype(), T => im2col::<T>(x.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, [h, wd], &w, ohw));
+                }
+                out
+            }
+        };
         Ok(record(
             "Im2ColBackward0",
             out,
@@ -359,11 +367,19 @@ impl Tensor {
             );
         }
         let (n, c) = (self.shape()[0], self.shape()[1] / kk);
-        let cols = self.contiguous_copy_if_needed()?;
-        let out = Tensor::zeros(&[n, c, size[0], size[1]], self.dtype())?;
-        if out.numel() > 0 && cols.numel() > 0 {
-            with_dtype!(self.dtype(), T => col2im::<T>(cols.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, size, &w, ohw));
-        }
+        let out = match crate::cuda_forward!("col2im", [self], |dev| {
+            crate::cuda::ops::conv::col2im(&dev, self, size, &w, ohw)
+        }) {
+            Some(out) => out?,
+            None => {
+                let cols = self.contiguous_copy_if_needed()?;
+                let out = Tensor::zeros(&[n, c, size[0], size[1]], self.dtype())?;
+                if out.numel() > 0 && cols.numel() > 0 {
+                    with_dtype!(self.dtype(), T => col2im::<T>(cols.contiguous_slice(), unsafe { out.contiguous_slice_mut() }, size, &w, ohw));
+                }
+                out
+            }
+        };
         Ok(record(
             "Col2ImBackward0",
             out,
@@ -408,7 +424,9 @@ impl Tensor {
             stride,
         };
         let ohw = win.out_size("conv2d", [h, wd])?;
-        if crate::ops::conv::fused_dtype(x.dtype()) {
+        // The fused kernels are the host's; on a GPU conv2d is im2col + cuBLAS below.
+        let on_host = x.device() == crate::Device::Cpu && wt.device() == crate::Device::Cpu;
+        if on_host && crate::ops::conv::fused_dtype(x.dtype()) {
             if let Some(b) = bias {
                 if b.shape() != [o] || b.dtype() != x.dtype() {
                     bail!(

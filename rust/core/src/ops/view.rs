@@ -14,7 +14,7 @@ type Geometry = Arc<dyn Fn(&Layout) -> Layout + Send + Sync>;
 
 /// Scatters `g` (shaped like the view) into zeros shaped like the input.
 fn view_backward(g: &Tensor, in_shape: &[usize], geom: Geometry) -> Result<Tensor> {
-    let base = Tensor::zeros(in_shape, g.dtype())?;
+    let base = Tensor::zeros_on(in_shape, g.dtype(), g.device())?;
     let view_layout = geom(base.layout());
     base.alias(view_layout).write_from(g)?;
     let shape = g.shape().to_vec();

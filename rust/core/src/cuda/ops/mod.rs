@@ -3,12 +3,17 @@
 //! kernel on the current stream without waiting. The backward of every op stays in `crate::ops`,
 //! written in tensor ops, so it runs on the GPU through these same forwards.
 
+pub mod conv;
 pub mod copy;
 pub mod elementwise;
+pub mod loss;
 pub mod matmul;
 pub mod optim;
+pub mod pool;
+pub mod random;
 pub mod reduce;
 pub mod rows;
+pub mod scatter;
 pub mod select;
 
 use crate::cuda::runtime::DeviceState;

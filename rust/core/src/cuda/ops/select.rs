@@ -9,7 +9,7 @@ use crate::{DType, Device, Error, Result, Scalar, Tensor};
 use std::sync::Arc;
 
 /// `t` on `dev` (a 0-d host tensor, which dispatch lets join a CUDA op, is copied over).
-fn to_device(dev: &Arc<DeviceState>, t: &Tensor) -> Result<Tensor> {
+pub(super) fn to_device(dev: &Arc<DeviceState>, t: &Tensor) -> Result<Tensor> {
     if t.device() == Device::Cpu {
         t.to_device(Device::Cuda(dev.index))
     } else {
@@ -18,7 +18,7 @@ fn to_device(dev: &Arc<DeviceState>, t: &Tensor) -> Result<Tensor> {
 }
 
 /// `t` on `dev` in `dt`.
-fn on_device(dev: &Arc<DeviceState>, t: &Tensor, dt: DType) -> Result<Tensor> {
+pub(super) fn on_device(dev: &Arc<DeviceState>, t: &Tensor, dt: DType) -> Result<Tensor> {
     let t = to_device(dev, t)?;
     if t.dtype() == dt {
         Ok(t)
@@ -28,7 +28,7 @@ fn on_device(dev: &Arc<DeviceState>, t: &Tensor, dt: DType) -> Result<Tensor> {
 }
 
 /// A view with at least one dim (the index kernels' convention for 0-d tensors).
-fn view_1d(t: &Tensor, op: &str) -> Result<Strided> {
+pub(super) fn view_1d(t: &Tensor, op: &str) -> Result<Strided> {
     if t.ndim() == 0 {
         Strided::from_parts(&[1], &[1], t.offset(), op)
     } else {
@@ -37,16 +37,16 @@ fn view_1d(t: &Tensor, op: &str) -> Result<Strided> {
 }
 
 /// A zeroed device error flag, and the check that reads it back after the launches.
-struct ErrorFlag(Tensor);
+pub(super) struct ErrorFlag(Tensor);
 
 impl ErrorFlag {
-    fn new(dev: &Arc<DeviceState>) -> Result<ErrorFlag> {
+    pub(super) fn new(dev: &Arc<DeviceState>) -> Result<ErrorFlag> {
         Ok(ErrorFlag(zeros(dev, &[1], DType::I32)?))
     }
-    fn ptr(&self) -> Result<u64> {
+    pub(super) fn ptr(&self) -> Result<u64> {
         base(&self.0)
     }
-    fn check(&self, op: &str, size: usize) -> Result<()> {
+    pub(super) fn check(&self, op: &str, size: usize) -> Result<()> {
         match self.0.to_device(Device::Cpu)?.item()? {
             Scalar::Int(0) => Ok(()),
             _ => Err(Error::Index(format!(
