@@ -258,6 +258,16 @@ SAME_CLASS_AS_TORCH = {
     "scatter_add_0d_source_two_indices": lambda L: L.zeros(3).scatter_add(0, L.tensor([0, 2]), L.tensor(5.0)),
     "scatter_source_dtype": lambda L: L.zeros(3).scatter(0, L.tensor([0, 2]), L.ones(2, dtype=L.int32)),
     "scatter_add_source_dtype": lambda L: L.zeros(3).scatter_add(0, L.tensor([0, 2]), L.ones(2, dtype=L.float64)),
+    "mean_dim_out_of_range_before_duplicate": lambda L: L.zeros(5, 2, 1, 1).mean([1, 3, -3, 4, 0]),
+    "index_fill_dim_before_value": lambda L: L.tensor(3, dtype=L.int8).index_fill(-2, L.tensor([0]), -(2**63)),
+    "clip_complex_tensor_bounds": lambda L: L.zeros(3, dtype=L.complex64).clip(L.tensor(0j), L.tensor(1j)),
+    "setitem_value_before_index_dtype": lambda L: L.zeros(0, 1, dtype=L.uint8).__setitem__(L.zeros(0, 1, dtype=L.int16), float("-inf")),
+    "setitem_too_many_indices_before_value": lambda L: L.tensor(1).__setitem__(L.zeros(0, 3, dtype=L.bool), float("nan")),
+    "view_dtype_0d_wider": lambda L: L.tensor(1.0).view(L.float64),
+    "view_dtype_strided_last_dim": lambda L: L.zeros(4, 2).t().view(L.float64),
+    "view_dtype_odd_last_dim": lambda L: L.zeros(3).view(L.float64),
+    "view_dtype_odd_offset": lambda L: L.zeros(5)[1:].view(L.float64),
+    "data_int_into_requires_grad": lambda L: setattr(L.ones(2, requires_grad=True), "data", L.zeros(2, dtype=L.int64)),
 }
 
 

@@ -295,6 +295,20 @@ EDGE_CASES = {
     "scatter_value_keyword_inplace": lambda L: L.zeros(5, dtype=L.int32).scatter_(0, L.tensor([4, 0]), value=7),
     "scatter_0d_source_one_index": lambda L: L.zeros(3).scatter(0, L.tensor([1]), L.tensor(5.0)),
     "scatter_0d_everything": lambda L: L.tensor(1.0).scatter(0, L.tensor(0), L.tensor(4.0)),
+    "rtruediv_is_reciprocal_times": lambda L: (3 / L.tensor([3.0, 7.0, 1e-42, 0.0]), False / L.tensor([-1e-42, 2.0]), 2.5 / L.tensor([3.0, 7.0], dtype=L.float16), 2 / L.tensor([3, 4])),
+    "half_minus_int64_rounds_to_half": lambda L: L.tensor([float("inf"), 1.0], dtype=L.float16) - L.tensor([2**62, 70000]),
+    "int16_plus_half_rounds": lambda L: L.tensor([32767, -2049], dtype=L.int16) + L.tensor([0.0, 0.0], dtype=L.float16),
+    "float64_to_bfloat16_near_ties": lambda L: L.tensor([1.00390625 + 2**-30, 1.01171875, 3.0e38, -1.00390625 - 2**-40], dtype=L.float64).to(L.bfloat16),
+    "int64_to_half": lambda L: L.tensor([2049, 65519, 65520, 2**40]).to(L.float16),
+    "sqrt_complex64_near_range": lambda L: L.sqrt(L.tensor([1e38 + 1e38j, 3e38 + 0j, -3e38 + 1j, 2e38 - 3e38j], dtype=L.complex64)),
+    "log1p_complex_small": lambda L: L.log1p(L.tensor([-9.9e-13 + 1.4e-13j, 1e-9 - 2e-9j, 0.3 + 0.1j], dtype=L.complex128)),
+    "round_decimals_half_beyond_range": lambda L: L.round(L.tensor([5840.123, 17920.0, 60000.0, 1.23456], dtype=L.float16), decimals=2),
+    "round_negative_decimals": lambda L: L.round(L.tensor([1234.5678, 1255.0, -1250.0]), decimals=-1),
+    "lerp_complex": lambda L: (L.lerp(L.tensor([1 + 1j, 2]), L.tensor([3, 4j]), 0.5), L.lerp(L.tensor([1 + 1j, 2]), L.tensor([3, 4j]), L.tensor([0.25 + 1j, 2]))),
+    "view_dtype_same_size": lambda L: L.tensor([1.0, -2.0, 0.5]).view(L.int32),
+    "view_dtype_narrower": lambda L: L.tensor([[1.0, -2.0], [0.5, 3.0]]).view(L.int16),
+    "view_dtype_wider": lambda L: L.arange(8, dtype=L.int32).reshape(2, 4).view(L.float64),
+    "view_dtype_complex_to_float": lambda L: L.tensor([1 + 2j, 3 - 4j]).view(L.float32),
 }
 
 

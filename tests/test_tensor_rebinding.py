@@ -1,0 +1,54 @@
+"""`t.data = other` and `b.copy_(leaf)` against PyTorch: the tensor object takes the other's
+memory at any shape and dtype and keeps its autograd identity; a copy of a leaf is history."""
+
+from __future__ import annotations
+
+import ferrotorch as torch
+from torch_oracle import needs_torch, pt
+
+pytestmark = needs_torch
+
+
+def _rebind(L):
+    p = L.nn.Parameter(L.ones(2, 3))
+    p.sum().backward()
+    t = L.zeros(4)
+    p.data = t
+    t[0] = 5.0  # shared memory: p sees it
+    return p
+
+
+def test_data_assignment_rebinds_memory_and_keeps_identity() -> None:
+    ours, theirs = _rebind(torch), _rebind(pt)
+    assert ours.tolist() == theirs.tolist() == [5.0, 0.0, 0.0, 0.0]
+    assert tuple(ours.grad.shape) == tuple(theirs.grad.shape) == (2, 3)
+    assert ours.requires_grad and ours.is_leaf and type(ours).__name__ == "Parameter"
+    for p in (ours, theirs):
+        p.grad = None
+        (p * 2).sum().backward()
+    assert ours.grad.tolist() == theirs.grad.tolist() == [2.0] * 4
+
+
+def test_data_assignment_other_dtype() -> None:
+    for L in (torch, pt):
+        a = L.ones(2)
+        a.data = L.zeros(3, dtype=L.int64)
+        assert a.tolist() == [0, 0, 0] and str(a.dtype).endswith("int64")
+
+
+def test_data_assignment_same_shape_shares_memory() -> None:
+    for L in (torch, pt):
+        a, b = L.ones(3), L.zeros(3)
+        a.data = b
+        b.add_(2.0)
+        assert a.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_copy_of_a_leaf_is_recorded() -> None:
+    for L in (torch, pt):
+        b = L.ones(3)
+        c = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b.copy_(c)
+        assert b.requires_grad and not b.is_leaf
+        (b * L.tensor([1.0, 10.0, 100.0])).sum().backward()
+        assert c.grad.tolist() == [1.0, 10.0, 100.0]
