@@ -52,3 +52,26 @@ def test_copy_of_a_leaf_is_recorded() -> None:
         assert b.requires_grad and not b.is_leaf
         (b * L.tensor([1.0, 10.0, 100.0])).sum().backward()
         assert c.grad.tolist() == [1.0, 10.0, 100.0]
+
+
+def test_module_to_keeps_the_parameter_objects() -> None:
+    """PyTorch's Module._apply assigns .data: an optimizer built before .double() still steps
+    the module's parameters."""
+    for L in (torch, pt):
+        m = L.nn.Linear(2, 3)
+        opt = L.optim.SGD(m.parameters(), lr=0.1)
+        w = m.weight
+        m(L.ones(1, 2)).sum().backward()
+        m.double()
+        assert m.weight is w and str(w.dtype).endswith("float64") and str(w.grad.dtype).endswith("float64")
+        before = w.detach().clone()
+        opt.step()
+        assert not L.equal(before, w.detach())
+
+
+def test_lazy_parameters_materialize_in_place() -> None:
+    for L in (torch, pt):
+        m = L.nn.LazyLinear(3)
+        w = m.weight
+        m(L.ones(2, 5))
+        assert m.weight is w and type(w).__name__ == "Parameter" and tuple(w.shape) == (3, 5)

@@ -1,8 +1,8 @@
 """Lazy modules: parameters whose shapes come from the first input (or from a loaded state_dict).
 
-PyTorch materializes an ``UninitializedParameter`` in place; a ferrotorch tensor cannot change
-shape in place, so materializing puts a new ``Parameter`` in the module. Build optimizers after
-the first forward (the "dry run" PyTorch's documentation asks for)."""
+As in PyTorch, an ``UninitializedParameter`` is materialized in place: the same object takes
+its memory (``.data`` rebinding) and becomes a ``Parameter``, so references held before the
+first forward stay the module's parameters."""
 
 from __future__ import annotations
 
@@ -92,8 +92,9 @@ class LazyModuleMixin:
 
     def _materialize(self, name: str, shape: Sequence[int]) -> None:
         if name in self._parameters:
-            old = self._parameters[name]
-            self._parameters[name] = Parameter(_core.empty(*shape, dtype=old.dtype), requires_grad=old.requires_grad)
+            p = self._parameters[name]
+            p.data = _core.empty(*shape, dtype=p.dtype)
+            p.__class__ = p.cls_to_become
         else:
             self._buffers[name] = _core.empty(*shape, dtype=self._buffers[name].dtype)
 

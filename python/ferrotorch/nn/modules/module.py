@@ -654,10 +654,13 @@ class Module:
                 with no_grad():
                     new = fn(p)
                 if new is not p:
-                    np_ = Parameter(new, p.requires_grad)
-                    if p.grad is not None:
-                        np_.grad = fn(p.grad)
-                    self._parameters[k] = np_
+                    # As PyTorch: the same Parameter object takes the converted memory, so an
+                    # optimizer built before `.to()` keeps stepping the module's parameters.
+                    grad = p.grad
+                    p.data = new
+                    if grad is not None:
+                        with no_grad():
+                            p.grad = fn(grad)
                 converted[id(p)] = (p, self._parameters[k])  # the old one is kept so its id stays unique
         for k, b in self._buffers.items():
             if b is not None:
