@@ -268,6 +268,14 @@ SAME_CLASS_AS_TORCH = {
     "view_dtype_odd_last_dim": lambda L: L.zeros(3).view(L.float64),
     "view_dtype_odd_offset": lambda L: L.zeros(5)[1:].view(L.float64),
     "data_int_into_requires_grad": lambda L: setattr(L.ones(2, requires_grad=True), "data", L.zeros(2, dtype=L.int64)),
+    "index_fill_size0_dim_other_dims_nonempty": lambda L: L.zeros(2, 0, 3).index_fill(1, L.tensor([0]), -4),
+    "norm_dim_range_before_duplicates": lambda L: L.zeros(4).norm(dim=[1, 0]),
+    "nansum_complex_dim_range_first": lambda L: L.zeros(1, dtype=L.complex64).nansum([-2, 0]),
+    "topk_k_before_complex": lambda L: L.zeros(2, 4, dtype=L.complex128).topk(2**40, 0),
+    "unflatten_empty_sizes_before_dim": lambda L: L.zeros(1, 4, 5, 0).unflatten(4, []),
+    "one_hot_empty_zero_classes": lambda L: L.nn.functional.one_hot(L.zeros(4, 5, 0, dtype=L.int64), 0),
+    "setitem_half_slice_overflow": lambda L: L.zeros(7, 3, dtype=L.float16).__setitem__(-1, 2**63 - 1),
+    "setitem_mask_shape_before_value": lambda L: L.zeros(2, 2, 0, 3, dtype=L.uint8).__setitem__(L.ones(1, 1, 1, 1, dtype=L.bool), float("nan")),
 }
 
 

@@ -309,6 +309,11 @@ EDGE_CASES = {
     "view_dtype_narrower": lambda L: L.tensor([[1.0, -2.0], [0.5, 3.0]]).view(L.int16),
     "view_dtype_wider": lambda L: L.arange(8, dtype=L.int32).reshape(2, 4).view(L.float64),
     "view_dtype_complex_to_float": lambda L: L.tensor([1 + 2j, 3 - 4j]).view(L.float32),
+    "index_fill_all_empty": lambda L: (L.zeros(2, 0, 0).index_fill(2, L.tensor([0, 1, 2]), -4), L.zeros(2, 0, 3).index_fill(2, L.tensor([5]), 1)),
+    "float_power_complex_with_float": lambda L: L.float_power(L.tensor([1 + 1j, 2 - 0.5j], dtype=L.complex64), L.tensor([2.0, 0.5])),
+    "roll_empty_any_dim": lambda L: L.zeros(1, 0, 0, dtype=L.uint8).roll(0, 3),
+    "pad_to_empty_skips_value": lambda L: L.nn.functional.pad(L.zeros(2, 4, 2, 2, dtype=L.uint8), [-1, -1, 0, -1, -1, 0], value=float("inf")),
+    "setitem_half_one_element_rounds_int": lambda L: _setitem(L.zeros(7, dtype=L.float16), -1, 2**63 - 1),
 }
 
 

@@ -101,6 +101,8 @@ def repeat_interleave(input: Tensor, repeats: Any = None, dim: Optional[int] = N
 
 def roll(input: Tensor, shifts: Union[int, Sequence[int]], dims: Union[None, int, Sequence[int]] = None) -> Tensor:
     """Rotates elements along dims (the flattened tensor when ``dims`` is None)."""
+    if input.numel() == 0:
+        return input.clone()  # PyTorch returns before looking at shifts or dims
     if dims is None:
         if not isinstance(shifts, int):
             raise RuntimeError("roll: dims must be given when shifts is a sequence")
@@ -179,6 +181,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         slices[d] = slice(left, left + x.shape[d])
     for d in range(x.ndim - len(pad) // 2):
         new_shape[d] = x.shape[d]
+    if 0 in new_shape:
+        return _core.zeros(new_shape, dtype=x.dtype)  # nothing is filled, so no value check
     # The value is a float, as in PyTorch: -1 does not fit uint8 (while the int -1 would wrap).
     out = _core.full(new_shape, 0 if value is None else float(value), dtype=x.dtype)
     out[tuple(slices)] = x

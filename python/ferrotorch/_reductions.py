@@ -107,6 +107,10 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     3.0
     """
     if input.is_complex():
+        n = input.ndim or 1  # this module's max() is torch.max
+        for d in [] if dim is None else ([dim] if isinstance(dim, int) else list(dim)):
+            if not -n <= d < n:  # the dims are checked before the dtype
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         raise NotImplementedError("nansum on CPU does not support complex inputs")
     x = _nan_zeroed(input)
     if dim is None and keepdim:

@@ -185,9 +185,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """int64 one-hot encoding with a new last dim."""
     if tensor.dtype != _core.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() == 0 and num_classes <= 0:
+        raise RuntimeError("one_hot: Can not infer total number of classes from empty tensor.")
     if num_classes == -1:
-        if tensor.numel() == 0:
-            raise RuntimeError("one_hot: Can not infer total number of classes from empty tensor.")
         num_classes = int(tensor.max().item()) + 1
     if tensor.numel() and (int(tensor.min().item()) < 0 or int(tensor.max().item()) >= num_classes):
         raise RuntimeError("one_hot: Class values must be smaller than num_classes and non-negative.")

@@ -151,12 +151,21 @@ impl PyTensor {
         if has_advanced {
             // Only the count of indexed dims is checked before the value.
             let v = value_tensor(value, &self.t).map_err(|e| {
-                match unpackable && specified_dims(key) > self.t.ndim() {
-                    true => PyIndexError::new_err(format!(
+                if !unpackable {
+                    return e;
+                }
+                if specified_dims(key) > self.t.ndim() {
+                    return PyIndexError::new_err(format!(
                         "too many indices for tensor of dimension {}",
                         self.t.ndim()
-                    )),
-                    false => e,
+                    ));
+                }
+                // A mask whose shape does not match is found while slicing, before the value.
+                match parsed.as_ref().map(|items| self.t.index(items)) {
+                    Ok(Err(ie)) if ie.to_string().contains("shape of the mask") => {
+                        crate::errors::to_py(ie)
+                    }
+                    _ => e,
                 }
             })?;
             return self.t.index_put_(&parsed?, &v, false).py();
@@ -170,6 +179,15 @@ impl PyTensor {
                 Ok(_) => e,
             }
         })?;
+        if matches!(self.t.dtype(), DType::F16 | DType::BF16) && value.cast::<PyTensor>().is_err() {
+            // A number filling more than one half-precision element must fit (one element
+            // rounds to inf instead), as PyTorch's fill checks it.
+            if let (Ok(Some(s)), Ok(dst)) = (extract_scalar(value), self.t.index(&items)) {
+                if dst.numel() > 1 {
+                    ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype()).py()?;
+                }
+            }
+        }
         self.t.index_put_(&items, &v, false).py()
     }
 

@@ -593,8 +593,14 @@ impl PyTensor {
     }
     fn float_power(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = operand_tensor(&self.t, exponent, "float_power")?;
-        let a = self.t.to_dtype(DType::F64).py()?;
-        let b = b.to_dtype(DType::F64).py()?;
+        // Double precision: complex128 when either side is complex, else float64.
+        let dt = if self.t.dtype().is_complex() || b.dtype().is_complex() {
+            DType::C128
+        } else {
+            DType::F64
+        };
+        let a = self.t.to_dtype(dt).py()?;
+        let b = b.to_dtype(dt).py()?;
         Ok(PyTensor::new(py.detach(|| a.pow(&b)).py()?))
     }
     #[pyo3(signature = (other, *, alpha=None))]

@@ -166,16 +166,17 @@ impl Tensor {
     /// `topk(k, dim, largest, sorted)` -> (values, indices).
     pub fn topk(&self, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
         let d = wrap_dim("topk", dim, self.ndim())?;
-        self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
-        if self.dtype() == DType::Bool {
-            bail!(NotImplemented, "topk does not support bool dtypes on CPU");
-        }
+        // PyTorch checks k against the dim before the dtype.
         let size = if self.ndim() == 0 { 1 } else { self.shape()[d] };
         if k > size {
             bail!(
                 Runtime,
                 "topk: selected index k out of range (k = {k}, size of dim {d} = {size})"
             );
+        }
+        self.refuse_complex_order("topk does not support complex dtypes on CPU")?;
+        if self.dtype() == DType::Bool {
+            bail!(NotImplemented, "topk does not support bool dtypes on CPU");
         }
         let (_, idx) = self.sort(d as i64, largest)?;
         if self.ndim() == 0 {

@@ -475,10 +475,10 @@ impl Tensor {
                 "unflatten: Dimension specified as {dim} but tensor has no dimensions"
             );
         }
-        let d = wrap_dim("unflatten", dim, self.ndim())?;
         if sizes.is_empty() {
             bail!(Runtime, "unflatten: sizes must be non-empty");
         }
+        let d = wrap_dim("unflatten", dim, self.ndim())?;
         let inner = infer_shape("unflatten", sizes, self.shape()[d])?;
         let mut shape: Vec<i64> = self.shape()[..d].iter().map(|&x| x as i64).collect();
         shape.extend(inner.iter().map(|&x| x as i64));
