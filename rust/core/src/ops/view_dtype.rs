@@ -39,14 +39,14 @@ impl Tensor {
             }
         } else {
             let ratio = to / from;
-            if l.shape[nd - 1] % ratio != 0 {
+            if !l.shape[nd - 1].is_multiple_of(ratio) {
                 bail!(
                     Runtime,
                     "self.size(-1) must be divisible by {ratio} {names}, but got {}",
                     l.shape[nd - 1]
                 );
             }
-            if l.offset % ratio != 0 {
+            if !l.offset.is_multiple_of(ratio) {
                 bail!(
                     Runtime,
                     "self.storage_offset() must be divisible by {ratio} {names}, but got {}",
@@ -54,7 +54,7 @@ impl Tensor {
                 );
             }
             for (d, &s) in l.strides[..nd - 1].iter().enumerate() {
-                if s % ratio != 0 {
+                if !s.is_multiple_of(ratio) {
                     bail!(
                         Runtime,
                         "self.stride({d}) must be divisible by {ratio} {names}, but got {s}"
