@@ -301,7 +301,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         for c, s in zip(t, op.shape):
             if c in sizes and sizes[c] != s and s != 1 and sizes[c] != 1:
                 raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes: subscript '{c}' has size {s} and {sizes[c]}")
-            sizes[c] = max(sizes.get(c, 1), s)
+            sizes[c] = s if sizes.get(c, 1) == 1 else sizes[c]  # 1 broadcasts (to 0 too)
         prepared.append((t, op))
     letters = list(out) + sorted({c for t, _ in prepared for c in t if c not in out})
     # Bring every operand to the full letter order, multiply with broadcasting, sum the rest.
@@ -309,8 +309,8 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     for t, op in prepared:
         perm = [t.index(c) for c in letters if c in t]
         x = op.permute(tuple(perm)) if perm else op
-        shape = [sizes[c] if c in t else 1 for c in letters]
-        x = x.reshape(shape)
+        own = dict(zip(t, op.shape))  # the operand's own sizes: 1 where it broadcasts
+        x = x.reshape([own[c] if c in t else 1 for c in letters])
         result = x if result is None else result * x
     assert result is not None
     n_out = len(out)

@@ -18,17 +18,17 @@ def _shape(size: Any) -> tuple:
 
 def new_zeros(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **kw: Any) -> Tensor:
     """A zero tensor with this tensor's dtype (unless ``dtype`` is given)."""
-    return _core.zeros(*_shape(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return _core.zeros(tuple(_shape(size)), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 def new_ones(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **kw: Any) -> Tensor:
     """A tensor of ones with this tensor's dtype (unless ``dtype`` is given)."""
-    return _core.ones(*_shape(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return _core.ones(tuple(_shape(size)), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 def new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **kw: Any) -> Tensor:
     """An uninitialized-looking (zero-filled) tensor with this tensor's dtype."""
-    return _core.empty(*_shape(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return _core.empty(tuple(_shape(size)), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, **kw: Any) -> Tensor:
@@ -45,7 +45,7 @@ def _legacy(dtype_name: str) -> object:
     def make(*args: Any) -> Tensor:
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)) or (args and hasattr(args[0], "__array__")):
             return _core.tensor(args[0], dtype=getattr(_core, dtype_name))
-        return _core.zeros(*args, dtype=getattr(_core, dtype_name))
+        return _core.zeros(args or (0,), dtype=getattr(_core, dtype_name))  # no args: empty
 
     make.__doc__ = f"Legacy constructor: a {dtype_name} tensor from data, or zeros of a shape."
     return make

@@ -246,7 +246,7 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups) + self.kernel_size
         else:
             shape = (out_channels, in_channels // groups) + self.kernel_size
-        self.weight = Parameter(_core.empty(*shape, dtype=dt))
+        self.weight = Parameter(_core.empty(tuple(shape), dtype=dt))
         if bias:
             self.bias = Parameter(_core.empty(out_channels, dtype=dt))
         else:

@@ -93,10 +93,10 @@ class LazyModuleMixin:
     def _materialize(self, name: str, shape: Sequence[int]) -> None:
         if name in self._parameters:
             p = self._parameters[name]
-            p.data = _core.empty(*shape, dtype=p.dtype)
+            p.data = _core.empty(tuple(shape), dtype=p.dtype)
             p.__class__ = p.cls_to_become
         else:
-            self._buffers[name] = _core.empty(*shape, dtype=self._buffers[name].dtype)
+            self._buffers[name] = _core.empty(tuple(shape), dtype=self._buffers[name].dtype)
 
     def _before_load_state_dict(self, state_dict: Dict[str, Any], prefix: str) -> Optional[List[str]]:
         # Loading a checkpoint into a lazy module takes the shapes from the checkpoint.

@@ -188,9 +188,9 @@ class LayerNorm(Module):
         self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_core.ones(*self.normalized_shape, dtype=dt))
+            self.weight = Parameter(_core.ones(tuple(self.normalized_shape), dtype=dt))
             if bias:
-                self.bias = Parameter(_core.zeros(*self.normalized_shape, dtype=dt))
+                self.bias = Parameter(_core.zeros(tuple(self.normalized_shape), dtype=dt))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -269,7 +269,7 @@ class RMSNorm(Module):
         self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_core.ones(*self.normalized_shape, dtype=dt))
+            self.weight = Parameter(_core.ones(tuple(self.normalized_shape), dtype=dt))
         else:
             self.register_parameter("weight", None)
 

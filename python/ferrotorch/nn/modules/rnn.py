@@ -81,7 +81,7 @@ class RNNBase(Module):
                     shapes += [("weight_hr", (proj_size, hidden_size))]
                 names = [base + suffix for base, _ in shapes]
                 for name, (_, shape) in zip(names, shapes):
-                    setattr(self, name, Parameter(_core.empty(*shape, dtype=dt)))
+                    setattr(self, name, Parameter(_core.empty(tuple(shape), dtype=dt)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
         self.reset_parameters()

@@ -180,7 +180,12 @@ fn binary_kernel<F: Part>(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
     let o = unsafe { complex_slice_mut::<F>(out) };
     match op {
         BinaryOp::Add => zip(x, y, o, |p, q| p + q),
-        BinaryOp::Sub => zip(x, y, o, |p, q| p - q),
+        // PyTorch subtracts as `p + (-1) * q` with a complex product: a NaN or infinite part
+        // of q spreads to both parts (0 * inf is NaN).
+        BinaryOp::Sub => zip(x, y, o, |p, q| {
+            let (m1, z) = (-F::one(), F::zero());
+            p + Complex::new(m1 * q.re - z * q.im, m1 * q.im + z * q.re)
+        }),
         BinaryOp::Mul => zip(x, y, o, |p, q| p * q),
         BinaryOp::Div => zip(x, y, o, div),
         BinaryOp::LogAddExp => zip(x, y, o, complex_logexp::log_add_exp_as),
