@@ -314,6 +314,10 @@ EDGE_CASES = {
     "roll_empty_any_dim": lambda L: L.zeros(1, 0, 0, dtype=L.uint8).roll(0, 3),
     "pad_to_empty_skips_value": lambda L: L.nn.functional.pad(L.zeros(2, 4, 2, 2, dtype=L.uint8), [-1, -1, 0, -1, -1, 0], value=float("inf")),
     "setitem_half_one_element_rounds_int": lambda L: _setitem(L.zeros(7, dtype=L.float16), -1, 2**63 - 1),
+    "einsum_empty_expanded": lambda L: L.einsum("ij,jk->ik", L.zeros(1, 7, dtype=L.int64).expand(0, 7), L.ones(1, 7, dtype=L.int64).expand(7, 7)),
+    "einsum_broadcast_batch": lambda L: L.einsum("bij,bjk->bik", L.ones(1, 2, 3), L.arange(30.0).reshape(5, 3, 2)),
+    "sub_complex_nonfinite": lambda L: L.tensor([1 + 2j, 3 + 4j, 1 + 1j]) - L.tensor([complex(float("nan"), 0), complex(float("inf"), 0), 2 - 1j]),
+    "new_ones_0d_and_legacy_empty": lambda L: (L.ones(2).new_ones(()), L.ones(2).new_zeros([]), L.FloatTensor()),
 }
 
 
