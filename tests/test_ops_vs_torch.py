@@ -318,6 +318,7 @@ EDGE_CASES = {
     "einsum_broadcast_batch": lambda L: L.einsum("bij,bjk->bik", L.ones(1, 2, 3), L.arange(30.0).reshape(5, 3, 2)),
     "sub_complex_nonfinite": lambda L: L.tensor([1 + 2j, 3 + 4j, 1 + 1j]) - L.tensor([complex(float("nan"), 0), complex(float("inf"), 0), 2 - 1j]),
     "new_ones_0d_and_legacy_empty": lambda L: (L.ones(2).new_ones(()), L.ones(2).new_zeros([]), L.FloatTensor()),
+    "pad_crop_only_skips_value": lambda L: L.nn.functional.pad(L.arange(9, dtype=L.uint8).reshape(1, 3, 3), [-1, -1], value=float("nan")),
 }
 
 

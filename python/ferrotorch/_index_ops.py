@@ -183,6 +183,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
         new_shape[d] = x.shape[d]
     if 0 in new_shape:
         return _core.zeros(new_shape, dtype=x.dtype)  # nothing is filled, so no value check
+    if all(int(p) <= 0 for p in pad):
+        return x.clone()  # cropping only: no value is written, so none is checked
     # The value is a float, as in PyTorch: -1 does not fit uint8 (while the int -1 would wrap).
     out = _core.full(new_shape, 0 if value is None else float(value), dtype=x.dtype)
     out[tuple(slices)] = x
