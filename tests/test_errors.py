@@ -276,6 +276,15 @@ SAME_CLASS_AS_TORCH = {
     "one_hot_empty_zero_classes": lambda L: L.nn.functional.one_hot(L.zeros(4, 5, 0, dtype=L.int64), 0),
     "setitem_half_slice_overflow": lambda L: L.zeros(7, 3, dtype=L.float16).__setitem__(-1, 2**63 - 1),
     "setitem_mask_shape_before_value": lambda L: L.zeros(2, 2, 0, 3, dtype=L.uint8).__setitem__(L.ones(1, 1, 1, 1, dtype=L.bool), float("nan")),
+    "adaptive_max_pool1d_int": lambda L: L.nn.functional.adaptive_max_pool1d(L.ones(2, 3, 4, dtype=L.int64), 2),
+    "adaptive_max_pool3d_int": lambda L: L.nn.functional.adaptive_max_pool3d(L.ones(1, 2, 2, 2, dtype=L.int64), 1),
+    "rms_norm_int": lambda L: L.nn.functional.rms_norm(L.ones(2, 3, dtype=L.int64), [3]),
+    "rms_norm_empty_shape": lambda L: L.nn.functional.rms_norm(L.ones(2, 3), []),
+    "pdist_int": lambda L: L.nn.functional.pdist(L.ones(3, 2, dtype=L.int64)),
+    "hinge_embedding_loss_int_mean": lambda L: L.nn.functional.hinge_embedding_loss(L.ones(3, dtype=L.int8), L.ones(3, dtype=L.int8)),
+    "pixel_shuffle_factor_square_overflows": lambda L: L.nn.functional.pixel_shuffle(L.ones(1, 4, 2, 2), 2**32),
+    "conv2d_zero_output_channels": lambda L: L.nn.functional.conv2d(L.ones(1, 2, 5, 5), L.ones(0, 2, 2, 2)),
+    "conv2d_int_input_float_weight": lambda L: L.nn.functional.conv2d(L.ones(1, 2, 5, 5, dtype=L.int64), L.ones(3, 2, 2, 2)),
 }
 
 

@@ -319,6 +319,11 @@ EDGE_CASES = {
     "sub_complex_nonfinite": lambda L: L.tensor([1 + 2j, 3 + 4j, 1 + 1j]) - L.tensor([complex(float("nan"), 0), complex(float("inf"), 0), 2 - 1j]),
     "new_ones_0d_and_legacy_empty": lambda L: (L.ones(2).new_ones(()), L.ones(2).new_zeros([]), L.FloatTensor()),
     "pad_crop_only_skips_value": lambda L: L.nn.functional.pad(L.arange(9, dtype=L.uint8).reshape(1, 3, 3), [-1, -1], value=float("nan")),
+    "adaptive_max_pool_empty_batch": lambda L: (L.nn.functional.adaptive_max_pool1d(L.ones(0, 3, 4), 2), L.nn.functional.adaptive_max_pool2d(L.ones(0, 3, 4, 4), 2, return_indices=True)),
+    "hinge_embedding_loss_int": lambda L: (L.nn.functional.hinge_embedding_loss(L.tensor([-2, 0, 1, 3], dtype=L.int8), L.tensor([-1, -1, -1, 1], dtype=L.int8), margin=1.5, reduction="none"), L.nn.functional.hinge_embedding_loss(L.tensor([-2, 0, 1, 3], dtype=L.int8), L.tensor([-1, -1, -1, 1], dtype=L.int8), margin=2.7, reduction="sum")),
+    "conv1d_int64": lambda L: L.nn.functional.conv1d(L.arange(10, dtype=L.int64).reshape(1, 2, 5), L.arange(12, dtype=L.int64).reshape(3, 2, 2), stride=2, padding=1),
+    "conv2d_int32_bias_groups": lambda L: L.nn.functional.conv2d(L.arange(100, dtype=L.int32).reshape(1, 4, 5, 5), L.arange(32, dtype=L.int32).reshape(4, 2, 2, 2) - 10, L.arange(4, dtype=L.int32), groups=2),
+    "conv3d_int16": lambda L: L.nn.functional.conv3d(L.arange(54, dtype=L.int16).reshape(1, 2, 3, 3, 3), L.ones(1, 2, 2, 2, 2, dtype=L.int16)),
 }
 
 

@@ -3,7 +3,7 @@ over scores, pairs and triplets), composed of differentiable ferrotorch ops."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import ferrotorch as _ft
 
@@ -135,8 +135,11 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
     _check_broadcast("hinge_embedding_loss", input, target)
+    floor: Any = 0.0
+    if not (input.is_floating_point() or input.is_complex()):
+        margin, floor = int(margin), 0  # PyTorch computes in the input's (integer) dtype
     zero = _zero(input)
-    loss = _ft.where(target != -1, input, zero) + _ft.where(target != 1, (margin - input).clamp_min(0.0), zero)
+    loss = _ft.where(target != -1, input, zero) + _ft.where(target != 1, (margin - input).clamp_min(floor), zero)
     return _reduce(loss, reduction)
 
 

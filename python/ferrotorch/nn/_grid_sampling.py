@@ -288,6 +288,9 @@ def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners:
 
 def _check(input: Tensor, grid: Tensor, mode: int) -> None:
     """ATen's checks, in its order and with its texts."""
+    if input.ndim == 0 or grid.ndim == 0:
+        # ATen reads both batch sizes before anything else.
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if not input.is_floating_point() or input.is_complex():
         kernel = "grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler3d_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_aten_name(input.dtype)}\'')
@@ -296,7 +299,7 @@ def _check(input: Tensor, grid: Tensor, mode: int) -> None:
     if input.device != grid.device:
         raise RuntimeError(f"grid_sampler(): expected input and grid to be on same device, but input is on {input.device} and grid is on {grid.device}")
     in_sizes, grid_sizes = list(input.shape), list(grid.shape)
-    if input.ndim == 0 or grid.ndim == 0 or input.shape[0] != grid.shape[0]:
+    if input.shape[0] != grid.shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with sizes {in_sizes} and grid with sizes {grid_sizes}")
     if grid.shape[-1] != input.ndim - 2:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, but got grid with sizes {grid_sizes}")
@@ -318,11 +321,12 @@ def _grid_sampler_name(input: Tensor, *args: Any, **kwargs: Any) -> str:
 def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool) -> Tensor:
     """ATen's entry of ``grid_sample``: modes 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
     1 border, 2 reflection."""
+    _check(input, grid, interpolation_mode)
+    # The modes are checked after the tensors, as PyTorch does.
     if interpolation_mode not in (0, 1, 2):
         raise RuntimeError(f"grid_sampler(): expected interpolation_mode to be 0, 1 or 2, but got {interpolation_mode}")
     if padding_mode not in (0, 1, 2):
         raise RuntimeError(f"grid_sampler(): expected padding_mode to be 0, 1 or 2, but got {padding_mode}")
-    _check(input, grid, interpolation_mode)
     if input.numel() == 0 or grid.numel() == 0:
         shape = list(input.shape[:2]) + list(grid.shape[1:-1])
         # Still a function of both, so that backward gives (zero) gradients as PyTorch does.

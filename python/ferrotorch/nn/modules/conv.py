@@ -80,6 +80,8 @@ def _check_conv(op: str, input: Tensor, weight: Tensor, groups: int, n: int, tra
         raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {op}, but got input of size: {list(input.shape)}")
     if weight.ndim != n + 2:
         raise RuntimeError(f"{op}: expected {n + 2}-dimensional weight, but got weight of size {list(weight.shape)}")
+    if not transposed and weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size {list(weight.shape)} instead")
     shape = list(input.shape) if input.ndim == n + 2 else [1] + list(input.shape)
     expected = weight.shape[0] if transposed else weight.shape[1] * groups
     if shape[1] != expected:
@@ -87,15 +89,34 @@ def _check_conv(op: str, input: Tensor, weight: Tensor, groups: int, n: int, tra
         raise RuntimeError(f"Given {given}, weight of size {list(weight.shape)}, expected input{shape} to have {expected} channels, but got {shape[1]} channels instead")
 
 
+def _integer_conv(fn: Any, input: Tensor, weight: Tensor, bias: Optional[Tensor], *args: Any) -> Optional[Tensor]:
+    """PyTorch convolves integer tensors on the CPU: computed in float64 (exact while the sums
+    stay below 2**53) and cast back; None for floating inputs."""
+    if input.is_floating_point() or input.is_complex():
+        return None
+    if weight.dtype != input.dtype or (bias is not None and bias.dtype != input.dtype):
+        other = weight.dtype if weight.dtype != input.dtype else bias.dtype  # type: ignore[union-attr]
+        raise RuntimeError(f"Input type ({input.dtype}) and weight type ({other}) should be the same")
+    f64 = _core.float64
+    out = fn(input.to(f64), weight.to(f64), None if bias is None else bias.to(f64), *args)
+    return out.to(input.dtype)
+
+
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """1-D convolution over [N, C, L] (or [C, L]) inputs; ``padding`` may be 'same' or 'valid'."""
     _check_conv("conv1d", input, weight, groups, 1, False)
+    as_int = _integer_conv(conv1d, input, weight, bias, stride, padding, dilation, groups)
+    if as_int is not None:
+        return as_int
     return K.conv1d(input, weight, bias, stride, padding if isinstance(padding, str) else _ntuple(padding, 1)[0], dilation, groups)
 
 
 def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """2-D convolution over [N, C, H, W] (or [C, H, W]) inputs; ``padding`` may be 'same' or 'valid'."""
     _check_conv("conv2d", input, weight, groups, 2, False)
+    as_int = _integer_conv(conv2d, input, weight, bias, stride, padding, dilation, groups)
+    if as_int is not None:
+        return as_int
     return K.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -109,6 +130,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
     _check_conv("conv3d", input, weight, groups, 3, False)
+    as_int = _integer_conv(conv3d, input, weight, bias, stride, padding, dilation, groups)
+    if as_int is not None:
+        return as_int
     x, unbatched = _batched("conv3d", input, 3)
     if weight.ndim != 5:
         raise RuntimeError(f"conv3d: Expected 5-dimensional weight, but got weight of size {list(weight.shape)}")

@@ -54,6 +54,8 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distances between each pair of rows i < j of an [N, M] input, in row-major order."""
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     n = input.shape[0]

@@ -249,11 +249,17 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Te
     from ..._type_info import finfo
 
     shape = _shape_tuple(normalized_shape)
+    if not shape:
+        raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = {list(shape)}")
     if weight is not None and tuple(weight.shape) != shape:
         raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape {list(weight.shape)} and normalized_shape = {list(shape)}")
     if tuple(input.shape[input.ndim - len(shape):]) != shape or input.ndim < len(shape):
         # PyTorch's text, "[*4, 5]" and the missing space included.
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    if not (input.is_floating_point() or input.is_complex()):
+        from .._functional_loss import _dtype_name
+
+        raise NotImplementedError(f'"rms_norm" not implemented for \'{_dtype_name(input.dtype)}\'')
     dims = tuple(range(-len(shape), 0))
     e = finfo(input.dtype).eps if eps is None else eps
     y = input * ((input * input).mean(dims, keepdim=True) + e).rsqrt()

@@ -21,6 +21,8 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.ndim} dimension(s)")
     if r <= 0:
         raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    if r * r >= 2**63:
+        raise ValueError(f"upscale factor is too large, (upscale_factor)^2 overflowed: upscale_factor={r}")
     *lead, c, h, w = input.shape
     if c % (r * r) != 0:
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")

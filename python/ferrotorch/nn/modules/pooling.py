@@ -237,8 +237,19 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
 def _adaptive_max(op: str, input: Tensor, output_size: Any, n: int, return_indices: bool) -> Any:
     """N-d adaptive max pooling, one window at a time (indices are flat over the spatial dims)."""
     _check_adaptive(op, input, n)
+    if not input.is_floating_point():
+        from .._functional_loss import _dtype_name
+
+        kernel = "adaptive_max_pool3d_cpu" if n == 3 else "adaptive_max_pool2d"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(input.dtype)}\'')
     x, unbatched = _batched(op, input, n)
     outs = _adaptive_sizes(op, x, output_size, n)
+    if x.numel() == 0:
+        # Nothing to take the max of: empty values and indices of the output's shape.
+        shape = (*x.shape[:2], *outs)
+        empty = (_core.zeros(shape, dtype=x.dtype), _core.zeros(shape, dtype=_core.int64))
+        vals, idx = (t.squeeze(0) for t in empty) if unbatched else empty
+        return (vals, idx) if return_indices else vals
     spatial = tuple(x.shape[2:])
     lead = tuple(x.shape[:2])
     per_dim = [_bounds(spatial[i], outs[i]) for i in range(n)]
