@@ -75,3 +75,24 @@ def test_lazy_parameters_materialize_in_place() -> None:
         w = m.weight
         m(L.ones(2, 5))
         assert m.weight is w and type(w).__name__ == "Parameter" and tuple(w.shape) == (3, 5)
+
+
+def test_copy_or_fill_of_constants_cuts_the_old_history() -> None:
+    """Overwritten elements pass no gradient to what they held before (PyTorch's CopyBackwards)."""
+    cases = [
+        lambda L, o: o[1:5].copy_(L.ones(4)),
+        lambda L, o: o.copy_(L.ones(6)),
+        lambda L, o: o[1:5].fill_(1),
+        lambda L, o: o.zero_(),
+        lambda L, o: o[2:].zero_(),
+    ]
+    for case in cases:
+        grads = []
+        for L in (torch, pt):
+            a = L.arange(6.0, requires_grad=True)
+            o = a.clone()
+            case(L, o)
+            assert o.requires_grad
+            (o * L.arange(6.0)).sum().backward()
+            grads.append(a.grad.tolist())
+        assert grads[0] == grads[1]

@@ -182,8 +182,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     for d in range(x.ndim - len(pad) // 2):
         new_shape[d] = x.shape[d]
     if 0 in new_shape:
-        return _core.zeros(new_shape, dtype=x.dtype)  # nothing is filled, so no value check
-    if all(int(p) <= 0 for p in pad):
+        value = None  # nothing is filled, so the value is not checked
+    elif all(int(p) <= 0 for p in pad):
         return x.clone()  # cropping only: no value is written, so none is checked
     # The value is a float, as in PyTorch: -1 does not fit uint8 (while the int -1 would wrap).
     out = _core.full(new_shape, 0 if value is None else float(value), dtype=x.dtype)

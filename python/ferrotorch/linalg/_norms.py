@@ -63,7 +63,7 @@ def vector_norm(x: Tensor, ord: Union[int, float] = 2, dim: Dim = None, keepdim:
         n = max(x.ndim, 1)
         for d in dims:  # every dim is range-checked before duplicates are looked for
             if not -n <= d < n:
-                raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+                raise IndexError(f"norm: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         wrapped = [d % x.ndim if x.ndim else d for d in dims]
         for d in wrapped:
             if wrapped.count(d) > 1:

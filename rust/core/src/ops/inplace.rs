@@ -154,6 +154,16 @@ impl Tensor {
         } else {
             self.write_from(&r)?;
         }
+        // A result that needs no gradient (a copy or fill of constants) still replaces the old
+        // values: the old history then gets a zero gradient (PyTorch's CopyBackwards), not g.
+        let r = if tracking && !r.requires_grad() {
+            let alias = r.alias(r.layout().clone());
+            crate::autograd::record("CopyBackwards", alias, &[&src], &[], false, |g, _| {
+                Ok(vec![Some(g.zeros_like()?)])
+            })
+        } else {
+            r
+        };
         if tracking && r.requires_grad() {
             let mut r = r.to_dtype(self.dtype())?;
             if r.grad_fn().is_none() {
