@@ -285,6 +285,9 @@ SAME_CLASS_AS_TORCH = {
     "pixel_shuffle_factor_square_overflows": lambda L: L.nn.functional.pixel_shuffle(L.ones(1, 4, 2, 2), 2**32),
     "conv2d_zero_output_channels": lambda L: L.nn.functional.conv2d(L.ones(1, 2, 5, 5), L.ones(0, 2, 2, 2)),
     "conv2d_int_input_float_weight": lambda L: L.nn.functional.conv2d(L.ones(1, 2, 5, 5, dtype=L.int64), L.ones(3, 2, 2, 2)),
+    "chunk_size0_dim_too_many_chunks": lambda L: L.zeros(0, 0, dtype=L.complex64).chunk(2**40, 0),
+    "index_fill_index_dtype_before_value": lambda L: L.zeros(2, 3, dtype=L.int32).index_fill(0, L.tensor([True]), 2**63 - 1),
+    "std_repeated_dim_before_range": lambda L: L.zeros(3, 2, 5, 3).std([0, 0, -5]),
 }
 
 

@@ -324,6 +324,9 @@ EDGE_CASES = {
     "conv1d_int64": lambda L: L.nn.functional.conv1d(L.arange(10, dtype=L.int64).reshape(1, 2, 5), L.arange(12, dtype=L.int64).reshape(3, 2, 2), stride=2, padding=1),
     "conv2d_int32_bias_groups": lambda L: L.nn.functional.conv2d(L.arange(100, dtype=L.int32).reshape(1, 4, 5, 5), L.arange(32, dtype=L.int32).reshape(4, 2, 2, 2) - 10, L.arange(4, dtype=L.int32), groups=2),
     "conv3d_int16": lambda L: L.nn.functional.conv3d(L.arange(54, dtype=L.int16).reshape(1, 2, 3, 3, 3), L.ones(1, 2, 2, 2, 2, dtype=L.int16)),
+    "tanh_complex_large_real": lambda L: L.tanh(L.tensor([30 + 0.5j, -1e300 + 2j, 1 + 1j], dtype=L.complex128)),
+    "add_complex_nonfinite_both_orders": lambda L: (L.tensor([1 + 2j]) + float("-inf"), float("-inf") + L.tensor([1 + 2j]), L.tensor([1], dtype=L.int8) + L.tensor([complex(float("-inf"), -1.8)])),
+    "rsub_number_into_half": lambda L: (70000.0 - L.tensor([float("inf"), 1.0], dtype=L.float16), 2.5 - L.tensor([1.0], dtype=L.bfloat16)),
 }
 
 

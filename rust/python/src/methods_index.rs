@@ -372,6 +372,7 @@ impl PyTensor {
     ) -> PyResult<PyRef<'py, Self>> {
         // The dim is checked before the value is converted (PyTorch's order of errors).
         ferrotorch::layout::wrap_dim("index_fill", dim, slf.t.ndim()).py()?;
+        index_dtype_first(&index.t)?;
         let v = scalar_or_tensor(value, slf.t.dtype())?;
         slf.t.index_fill_(dim, &index.t, &v).py()?;
         Ok(slf)
@@ -384,6 +385,7 @@ impl PyTensor {
     ) -> PyResult<PyTensor> {
         // The dim is checked before the value is converted (PyTorch's order of errors).
         ferrotorch::layout::wrap_dim("index_fill", dim, self.t.ndim()).py()?;
+        index_dtype_first(&index.t)?;
         let v = scalar_or_tensor(value, self.t.dtype())?;
         Ok(PyTensor::new(self.t.index_fill(dim, &index.t, &v).py()?))
     }
@@ -417,6 +419,17 @@ impl PyTensor {
     fn argwhere(&self) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.nonzero().py()?))
     }
+}
+
+/// index_fill checks the index's dtype before it converts the value (PyTorch's order).
+fn index_dtype_first(index: &Tensor) -> PyResult<()> {
+    if index.dtype() != DType::I64 {
+        return Err(PyIndexError::new_err(format!(
+            "index_fill_(): Expected dtype int64 for index, got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    Ok(())
 }
 
 /// The dims an index expression names, counted as PyTorch does before it converts a value:

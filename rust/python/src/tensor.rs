@@ -131,6 +131,19 @@ fn binary_dunder(
     let Some(b) = extract_operand(other)? else {
         return Ok(py.NotImplemented());
     };
+    // PyTorch's __radd__/__rmul__ are add/mul with the tensor first (`t + alpha * number`).
+    let reflected = reflected && !matches!(op, BinaryOp::Add | BinaryOp::Mul);
+    if reflected && op == BinaryOp::Sub && matches!(a.dtype(), DType::F16 | DType::BF16) {
+        if let Operand::S(s) = &b {
+            if !matches!(s, Scalar::Complex(..)) {
+                // `number - t` is rsub: the number becomes a tensor of t's half type first
+                // (70000.0 is inf in float16), unlike `t - number`, which keeps it in float32.
+                let n = Tensor::scalar(*s, a.dtype());
+                let r = n.binary(BinaryOp::Sub, a).py()?;
+                return Ok(Py::new(py, PyTensor::new(r))?.into_any());
+            }
+        }
+    }
     if reflected && op == BinaryOp::Div {
         // PyTorch's `number / t` is `t.reciprocal() * number` (same rounding, and 0 / tiny
         // is NaN where the reciprocal overflows).

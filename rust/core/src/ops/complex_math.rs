@@ -82,6 +82,21 @@ fn div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     }
 }
 
+/// tanh(z); beyond |Re z| = 22 (where tanh(x) rounds to 1 in double) it is
+/// (sign(x), +-0) as C99's ctanh, instead of inf / inf.
+#[inline(always)]
+fn tanh<F: Part>(z: Complex<F>) -> Complex<F> {
+    let limit = F::from_f64(22.0);
+    if z.re.abs() > limit && z.im.is_finite() {
+        let two = F::one() + F::one();
+        return Complex::new(
+            F::one().copysign(z.re),
+            F::zero().copysign((two * z.im).sin()),
+        );
+    }
+    z.tanh()
+}
+
 /// log(1 + z), accurate near z = 0 (log(1 + z) itself loses the small real part).
 #[inline(always)]
 pub(crate) fn log1p<F: Float>(z: Complex<F>) -> Complex<F> {
@@ -179,7 +194,12 @@ fn binary_kernel<F: Part>(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
     }
     let o = unsafe { complex_slice_mut::<F>(out) };
     match op {
-        BinaryOp::Add => zip(x, y, o, |p, q| p + q),
+        // PyTorch adds as `p + alpha * q` with alpha = 1 + 0i: a NaN or infinite part of q
+        // spreads to both parts, as in subtraction.
+        BinaryOp::Add => zip(x, y, o, |p, q| {
+            let (one, z) = (F::one(), F::zero());
+            p + Complex::new(one * q.re - z * q.im, one * q.im + z * q.re)
+        }),
         // PyTorch subtracts as `p + (-1) * q` with a complex product: a NaN or infinite part
         // of q spreads to both parts (0 * inf is NaN).
         BinaryOp::Sub => zip(x, y, o, |p, q| {
@@ -328,7 +348,7 @@ fn unary_kernel<F: Part>(op: UnaryOp, x: &[Complex<F>], o: &mut [Complex<F>]) ->
         Tan => map(x, o, |z| z.tan()),
         Sinh => map(x, o, |z| z.sinh()),
         Cosh => map(x, o, |z| z.cosh()),
-        Tanh => map(x, o, |z| z.tanh()),
+        Tanh => map(x, o, tanh),
         Sigmoid => map(x, o, |z| div(one, one + (-z).exp())),
         Silu => map(x, o, |z| div(z, one + (-z).exp())),
         Asin => map(x, o, |z| in_f64(z, complex_arc::asin)),

@@ -10,13 +10,23 @@ pub fn reduce_dims(op: &str, dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..ndim).collect());
     }
-    // Every dim is range-checked before any is compared (PyTorch's order of errors).
-    let wrapped = dims
-        .iter()
-        .map(|&d| wrap_dim(op, d, ndim))
-        .collect::<Result<Vec<_>>>()?;
+    // PyTorch's order of errors: var/std wrap and compare one dim at a time; the others
+    // range-check every dim before looking for a repeat.
+    let sequential = op == "var";
+    let wrapped = if sequential {
+        Vec::new()
+    } else {
+        dims.iter()
+            .map(|&d| wrap_dim(op, d, ndim))
+            .collect::<Result<Vec<_>>>()?
+    };
     let mut out = Vec::new();
-    for d in wrapped {
+    for i in 0..dims.len() {
+        let d = if sequential {
+            wrap_dim(op, dims[i], ndim)?
+        } else {
+            wrapped[i]
+        };
         if out.contains(&d) {
             bail!(
                 Runtime,

@@ -556,8 +556,20 @@ impl Tensor {
         let d = wrap_dim("chunk", dim, self.ndim())?;
         let n = self.shape()[d];
         if n == 0 {
-            // PyTorch: `chunks` empty pieces of a size-0 dim, not one.
-            return (0..chunks).map(|_| self.narrow(d as i64, 0, 0)).collect();
+            // PyTorch: `chunks` empty pieces of a size-0 dim, not one (a list too large to
+            // allocate is its bad_alloc, a RuntimeError, not an abort).
+            let mut pieces: Vec<Tensor> = Vec::new();
+            if pieces.try_reserve_exact(chunks).is_err() {
+                bail!(
+                    Runtime,
+                    "chunk: std::bad_alloc (a list of {chunks} empty chunks of shape {})",
+                    fmt_shape(self.shape())
+                );
+            }
+            for _ in 0..chunks {
+                pieces.push(self.narrow(d as i64, 0, 0)?);
+            }
+            return Ok(pieces);
         }
         self.split(n.div_ceil(chunks), d as i64)
     }
