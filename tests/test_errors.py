@@ -288,6 +288,8 @@ SAME_CLASS_AS_TORCH = {
     "chunk_size0_dim_too_many_chunks": lambda L: L.zeros(0, 0, dtype=L.complex64).chunk(2**40, 0),
     "index_fill_index_dtype_before_value": lambda L: L.zeros(2, 3, dtype=L.int32).index_fill(0, L.tensor([True]), 2**63 - 1),
     "std_repeated_dim_before_range": lambda L: L.zeros(3, 2, 5, 3).std([0, 0, -5]),
+    "hinge_embedding_loss_complex_before_shapes": lambda L: L.nn.functional.hinge_embedding_loss(L.zeros(3, 2, dtype=L.complex128), L.zeros(3, dtype=L.complex128)),
+    "lerp_dimensioned_float64_weight": lambda L: L.lerp(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]), L.tensor([0.5, 1.0], dtype=L.float64)),
 }
 
 

@@ -364,3 +364,68 @@ def test_gradcheck():
     assert torch.autograd.gradcheck(lambda x, h, c, wi, wh: torch.lstm_cell(x, [h, c], wi, wh)[1], tuple(torch.randn(*s, dtype=d, requires_grad=True) for s in [(2, 3), (2, 2), (2, 2), (8, 3), (8, 2)]))
     assert torch.autograd.gradcheck(lambda w: torch.embedding_bag(w, torch.tensor([0, 2, 1, 3]), torch.tensor([0, 1]), False, 2)[0], (torch.randn(4, 3, dtype=d, requires_grad=True),))
     assert torch.autograd.gradcheck(lambda a, b: torch.binary_cross_entropy_with_logits(a, b, None, None, 2), (torch.randn(3, 2, dtype=d, requires_grad=True), torch.rand(3, 2, dtype=d, requires_grad=True)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Regressions found by the differential fuzzer (tests/fuzz): each case is the fuzzer's own
+# reproducing case, run on both libraries and compared by its rules (result dtype, shape and
+# values, or the exception class).
+
+
+def _run_fuzz_case(case: dict) -> None:
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (here, os.path.join(here, "fuzz")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    from fuzz_case import run_case
+    from fuzz_known import excluded
+
+    assert excluded(case) is None, "a regression case must not be one the fuzzer skips"
+    run_case(case)
+
+
+_FUZZ_REGRESSIONS = {
+    'instance_norm_0d': {'op': 'torch.instance_norm', 'inputs': [{'shape': [], 'dtype': 'uint8', 'layout': 'transposed', 'values': 'normal', 'seed': 299725044}], 'args': []},
+    'instance_norm_empty_int': {'op': 'torch.instance_norm', 'inputs': [{'shape': [4, 3, 0], 'dtype': 'int16', 'layout': 'contiguous', 'values': 'normal', 'seed': 634}], 'args': []},
+    'instance_norm_bool': {'op': 'torch.instance_norm', 'inputs': [{'shape': [3, 7], 'dtype': 'bool', 'layout': 'contiguous', 'values': 'normal', 'seed': 12037}], 'args': []},
+    'native_layer_norm_empty_mean': {'op': 'torch.native_layer_norm', 'inputs': [{'shape': [0], 'dtype': 'float16', 'layout': 'permuted', 'values': 'normal', 'seed': 1}], 'args': []},
+    'group_norm_empty_batch_int': {'op': 'torch.group_norm', 'inputs': [{'shape': [0, 2, 3], 'dtype': 'int16', 'layout': 'flipped', 'values': 'ints', 'seed': 1}], 'args': [1]},
+    'bce_logits_bool_target_before_shapes': {'op': 'torch.bce_with_logits', 'inputs': [{'shape': [3, 5, 2, 5], 'dtype': 'float64', 'layout': 'flipped', 'values': 'normal', 'seed': 1}, {'shape': [5, 2, 5], 'dtype': 'bool', 'layout': 'contiguous', 'values': 'normal', 'seed': 2}], 'args': [0]},
+    'group_norm_0d': {'op': 'torch.group_norm', 'inputs': [{'shape': [], 'dtype': 'int8', 'layout': 'flipped', 'values': 'normal', 'seed': 3}], 'args': [0]},
+    'group_norm_zero_groups': {'op': 'torch.group_norm', 'inputs': [{'shape': [3, 7, 7, 7], 'dtype': 'float64', 'layout': 'flipped', 'values': 'normal', 'seed': 1}], 'args': [0]},
+    'group_norm_zero_channels': {'op': 'torch.group_norm', 'inputs': [{'shape': [3, 0, 2], 'dtype': 'float32', 'layout': 'transposed', 'values': 'normal', 'seed': 1312942708}], 'args': [3]},
+    'group_norm_zero_hxw': {'op': 'torch.group_norm', 'inputs': [{'shape': [3, 3, 0], 'dtype': 'float32', 'layout': 'transposed', 'values': 'normal', 'seed': 4}], 'args': [3]},
+    'batch_norm_half_training': {'op': 'torch.batch_norm', 'inputs': [{'shape': [3, 2, 4], 'dtype': 'float16', 'layout': 'contiguous', 'values': 'normal', 'seed': 7}], 'args': [True]},
+    'batch_norm_1d': {'op': 'torch.batch_norm', 'inputs': [{'shape': [5], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 1}], 'args': [True]},
+    'batch_norm_empty_eval': {'op': 'torch.batch_norm', 'inputs': [{'shape': [4, 0], 'dtype': 'bool', 'layout': 'transposed', 'values': 'normal', 'seed': 1}], 'args': [False]},
+    'batch_norm_1d_eval': {'op': 'torch.batch_norm', 'inputs': [{'shape': [2], 'dtype': 'complex64', 'layout': 'transposed', 'values': 'normal', 'seed': 4}], 'args': [False]},
+    'margin_ranking_loss_broadcasts': {'op': 'torch.margin_ranking_loss', 'inputs': [{'shape': [], 'dtype': 'uint8', 'layout': 'transposed', 'values': 'normal', 'seed': 21}, {'shape': [2, 1], 'dtype': 'uint8', 'layout': 'expanded', 'values': 'ints', 'seed': 1651451, 'expand_dim': 0}, {'shape': [], 'dtype': 'uint8', 'layout': 'contiguous', 'values': 'ints', 'seed': 7}], 'args': []},
+    'bce_logits_target_smaller': {'op': 'torch.bce_with_logits', 'inputs': [{'shape': [3, 5, 0], 'dtype': 'float32', 'layout': 'flipped', 'values': 'extreme', 'seed': 100}, {'shape': [3, 1, 0], 'dtype': 'float32', 'layout': 'flipped', 'values': 'normal', 'seed': 2097}], 'args': [1]},
+    'bce_logits_bool_input': {'op': 'torch.bce_with_logits', 'inputs': [{'shape': [1, 1, 1, 3], 'dtype': 'bool', 'layout': 'flipped', 'values': 'ints', 'seed': 1}, {'shape': [1, 1, 1, 1], 'dtype': 'float64', 'layout': 'expanded', 'values': 'special', 'seed': 1}], 'args': [0]},
+    'bce_logits_input_broadcasts': {'op': 'torch.bce_with_logits', 'inputs': [{'shape': [3, 1, 2], 'dtype': 'float64', 'layout': 'contiguous', 'values': 'normal', 'seed': 1}, {'shape': [3, 5, 2], 'dtype': 'float64', 'layout': 'contiguous', 'values': 'normal', 'seed': 2}], 'args': [1]},
+    'constant_pad_complex_value': {'op': 'torch.constant_pad_nd', 'inputs': [{'shape': [3, 1], 'dtype': 'float64', 'layout': 'expanded', 'values': 'extreme', 'seed': 2647, 'expand_dim': 1}], 'args': [[-1, 0, 2, 1], {'complex': [1.5, -2.0]}]},
+    'constant_pad_huge_int_value': {'op': 'torch.constant_pad_nd', 'inputs': [{'shape': [2], 'dtype': 'int16', 'layout': 'permuted', 'values': 'extreme', 'seed': 2731380}], 'args': [[0, 2], 18446744073709551616]},
+    'rnn_tanh_cell_0d_input': {'op': 'torch.rnn_tanh_cell', 'inputs': [{'shape': [], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 0}, {'shape': [], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 0}, {'shape': [1], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 0}], 'args': []},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUZZ_REGRESSIONS))
+def test_fuzz_regression(name: str) -> None:
+    _run_fuzz_case(_FUZZ_REGRESSIONS[name])
+
+
+@pytest.mark.parametrize("name", ["instance_norm", "batch_norm"])
+def test_aten_norms_accept_one_element_per_group(name: str) -> None:
+    """ATen's torch.instance_norm / torch.batch_norm (unlike nn.functional's) normalize a group
+    of one element (to 0; PyTorch leaves a rounding residue of about 1e-5)."""
+    x = rn(3, 7) if name == "instance_norm" else rn(1, 4, 1)
+    if name == "instance_norm":
+        ours = torch.instance_norm(torch.tensor(x), None, None, None, None, True, 0.1, 1e-5, False)
+        theirs = pt.instance_norm(pt.tensor(x), None, None, None, None, True, 0.1, 1e-5, False)
+    else:
+        ours = torch.batch_norm(torch.tensor(x), None, None, None, None, True, 0.1, 1e-5, False)
+        theirs = pt.batch_norm(pt.tensor(x), None, None, None, None, True, 0.1, 1e-5, False)
+    assert_close(ours, theirs, rtol=0, atol=1e-4)

@@ -289,3 +289,36 @@ def test_errors(call):
     # The same text, up to the shapes' spelling (torch.Size vs lists).
     norm = [str(e.value).replace("torch.Size(", "").replace(")", "").replace("(", "[").split(",")[0] for e in (ours, theirs)]
     assert norm[0] == norm[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Regressions found by the differential fuzzer (tests/fuzz): each case is the fuzzer's own
+# reproducing case, run on both libraries and compared by its rules (result dtype, shape and
+# values, or the exception class).
+
+
+def _run_fuzz_case(case: dict) -> None:
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (here, os.path.join(here, "fuzz")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    from fuzz_case import run_case
+    from fuzz_known import excluded
+
+    assert excluded(case) is None, "a regression case must not be one the fuzzer skips"
+    run_case(case)
+
+
+_FUZZ_REGRESSIONS = {
+    'grid_sample_1d_input_0d_grid': {'op': 'F.grid_sample', 'inputs': [{'shape': [5], 'dtype': 'float64', 'layout': 'permuted', 'values': 'extreme', 'seed': 16871177}, {'shape': [], 'dtype': 'float64', 'layout': 'expanded', 'values': 'normal', 'seed': 3926}], 'args': ['bicubic', 'zeros', True]},
+    'grid_sample_0d_before_dtype': {'op': 'F.grid_sample', 'inputs': [{'shape': [], 'dtype': 'uint8', 'layout': 'contiguous', 'values': 'normal', 'seed': 4}, {'shape': [], 'dtype': 'uint8', 'layout': 'contiguous', 'values': 'normal', 'seed': 3}], 'args': ['bilinear', 'zeros', True]},
+    'grid_sampler_0d_grid_first': {'op': 'torch.grid_sampler', 'inputs': [{'shape': [0], 'dtype': 'int8', 'layout': 'sliced', 'values': 'normal', 'seed': 4182395}, {'shape': [], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 6743}], 'args': [0, 0]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUZZ_REGRESSIONS))
+def test_fuzz_regression(name: str) -> None:
+    _run_fuzz_case(_FUZZ_REGRESSIONS[name])

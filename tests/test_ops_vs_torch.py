@@ -327,6 +327,9 @@ EDGE_CASES = {
     "tanh_complex_large_real": lambda L: L.tanh(L.tensor([30 + 0.5j, -1e300 + 2j, 1 + 1j], dtype=L.complex128)),
     "add_complex_nonfinite_both_orders": lambda L: (L.tensor([1 + 2j]) + float("-inf"), float("-inf") + L.tensor([1 + 2j]), L.tensor([1], dtype=L.int8) + L.tensor([complex(float("-inf"), -1.8)])),
     "rsub_number_into_half": lambda L: (70000.0 - L.tensor([float("inf"), 1.0], dtype=L.float16), 2.5 - L.tensor([1.0], dtype=L.bfloat16)),
+    "lerp_0d_weight_promotes": lambda L: (L.lerp(L.tensor([1, 2], dtype=L.int8), L.tensor(3, dtype=L.int8), L.tensor(0.5)), L.lerp(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]), L.tensor(0.25, dtype=L.float64))),
+    "cumprod_complex": lambda L: L.tensor([[1 + 1j, 2 - 1j, 0.5j], [0j, 1 + 0j, 3 - 2j]], dtype=L.complex128).cumprod(1),
+    "log_softmax_empty_complex": lambda L: L.zeros(5, 0, dtype=L.complex64).log_softmax(1),
 }
 
 
@@ -358,3 +361,14 @@ def test_sum_float64_partial_overflow_is_finite() -> None:
 def test_fuzzer_edge_cases_vs_torch(name: str) -> None:
     fn = EDGE_CASES[name]
     _compare(fn(torch), fn(pt), "float64", name)
+
+
+def test_complex_cumprod_gradients() -> None:
+    """Complex cumprod (a product per position) against PyTorch's gradient and a gradcheck."""
+    src = np.array([[1 + 1j, 2 - 1j, 0.5j], [0.3 - 0.2j, 1 + 0j, 3 - 2j]])
+    a, b = torch.tensor(src, requires_grad=True), pt.tensor(src, requires_grad=True)
+    w = np.array([[1 - 1j, 2j, 0.5], [1, -1j, 2 + 1j]])
+    (a.cumprod(1) * torch.tensor(w)).real.sum().backward()
+    (b.cumprod(1) * pt.tensor(w)).real.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-12)
+    assert torch.autograd.gradcheck(lambda t: t.cumprod(1), (torch.tensor(src, requires_grad=True),))

@@ -664,3 +664,50 @@ def test_out_arguments():
     torch.narrow_copy(x, 0, 1, 1, out=out.reshape(1, 3))
     out2 = torch.empty(())
     assert torch.vdot(x[0], x[1], out=out2) is out2 and float(out2.item()) == 14.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Regressions found by the differential fuzzer (tests/fuzz): each case is the fuzzer's own
+# reproducing case, run on both libraries and compared by its rules (result dtype, shape and
+# values, or the exception class).
+
+
+def _run_fuzz_case(case: dict) -> None:
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (here, os.path.join(here, "fuzz")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    from fuzz_case import run_case
+    from fuzz_known import excluded
+
+    assert excluded(case) is None, "a regression case must not be one the fuzzer skips"
+    run_case(case)
+
+
+_FUZZ_REGRESSIONS = {
+    'sum_to_size_empty_size_0d': {'op': 'sum_to_size', 'inputs': [{'shape': [], 'dtype': 'int32', 'layout': 'contiguous', 'values': 'extreme', 'seed': 140054}], 'args': [[]]},
+    'index_reduce_dim_before_complex': {'op': 'index_reduce_src', 'inputs': [{'shape': [1], 'dtype': 'complex128', 'layout': 'expanded', 'values': 'special', 'seed': 584181, 'expand_dim': 0}, {'shape': [0], 'dtype': 'int64', 'layout': 'flipped', 'values': 'index', 'seed': 20711, 'lo': 0, 'hi': 0}, {'shape': [1], 'dtype': 'complex128', 'layout': 'flipped', 'values': 'normal', 'seed': 1853}], 'args': [-2, 'amax']},
+    'unsafe_split_0d': {'op': 'unsafe_split', 'inputs': [{'shape': [], 'dtype': 'int32', 'layout': 'transposed', 'values': 'normal', 'seed': 4}], 'args': [0, 0]},
+    'unsafe_chunk_empty_dim': {'op': 'unsafe_chunk', 'inputs': [{'shape': [2, 0], 'dtype': 'int64', 'layout': 'contiguous', 'values': 'extreme', 'seed': 10868}], 'args': [4, -1]},
+    'unsafe_chunk_0d': {'op': 'unsafe_chunk', 'inputs': [{'shape': [], 'dtype': 'bfloat16', 'layout': 'expanded', 'values': 'normal', 'seed': 364}], 'args': [4, -1]},
+    'split_copy_check_order': {'op': 'split_copy', 'inputs': [{'shape': [1, 2, 0, 1], 'dtype': 'uint8', 'layout': 'permuted', 'values': 'special', 'seed': 86}], 'args': [-1, -5]},
+    'split_with_sizes_0d': {'op': 'split_with_sizes', 'inputs': [{'shape': [], 'dtype': 'int16', 'layout': 'permuted', 'values': 'normal', 'seed': 1}], 'args': [1, False]},
+    'view_copy_dtype': {'op': 'view_copy_dtype', 'inputs': [{'shape': [2, 1, 2, 2], 'dtype': 'float32', 'layout': 'transposed', 'values': 'normal', 'seed': 3}], 'args': [{'dtype': 'int32'}]},
+    'view_copy_non_viewable': {'op': 'view_copy', 'inputs': [{'shape': [7, 5], 'dtype': 'int32', 'layout': 'sliced', 'values': 'ints', 'seed': 16777216}], 'args': [[35]]},
+    'narrow_copy_0d': {'op': 'narrow_copy', 'inputs': [{'shape': [], 'dtype': 'int32', 'layout': 'sliced', 'values': 'normal', 'seed': 6034}], 'args': [0, -1, 3]},
+    'narrow_copy_dim_past_end': {'op': 'narrow_copy', 'inputs': [{'shape': [4, 3, 1, 5], 'dtype': 'uint8', 'layout': 'transposed', 'values': 'special', 'seed': 686}], 'args': [4, 4, 3]},
+    'slice_copy_0d': {'op': 'slice_copy', 'inputs': [{'shape': [], 'dtype': 'int8', 'layout': 'contiguous', 'values': 'normal', 'seed': 5}], 'args': [0, 0, 0, -1]},
+    'tensordot_size1_dim': {'op': 'tensordot_dims', 'inputs': [{'shape': [1, 2, 1], 'dtype': 'int64', 'layout': 'permuted', 'values': 'normal', 'seed': 664}, {'shape': [1, 5], 'dtype': 'int64', 'layout': 'permuted', 'values': 'normal', 'seed': 14460}], 'args': [-3, -1]},
+    'scatter_reduce_empty_bool_index': {'op': 'scatter_reduce', 'inputs': [{'shape': [2, 0, 2], 'dtype': 'int16', 'layout': 'contiguous', 'values': 'normal', 'seed': 10933920}, {'shape': [3, 0, 0], 'dtype': 'bool', 'layout': 'flipped', 'values': 'normal', 'seed': 222397514, 'lo': 0, 'hi': 1}, {'shape': [2, 0, 2], 'dtype': 'int16', 'layout': 'contiguous', 'values': 'extreme', 'seed': 1290}], 'args': [-1, 'mean', True]},
+    'scatter_reduce_inplace_overlap': {'op': 'scatter_reduce_', 'inputs': [{'shape': [2, 7], 'dtype': 'float16', 'layout': 'expanded', 'values': 'normal', 'seed': 123368, 'expand_dim': 1}, {'shape': [2, 6], 'dtype': 'int64', 'layout': 'expanded', 'values': 'index', 'seed': 2917448, 'lo': 0, 'hi': 6}, {'shape': [2, 7], 'dtype': 'float16', 'layout': 'contiguous', 'values': 'extreme', 'seed': 2178232}], 'args': [1, 'prod']},
+    'index_reduce_0d_source': {'op': 'index_reduce_src', 'inputs': [{'shape': [], 'dtype': 'float64', 'layout': 'permuted', 'values': 'normal', 'seed': 3592797}, {'shape': [3], 'dtype': 'int64', 'layout': 'sliced', 'values': 'index', 'seed': 255, 'lo': 0, 'hi': 0}, {'shape': [], 'dtype': 'float64', 'layout': 'contiguous', 'values': 'special', 'seed': 562405}], 'args': [0, 'mean']},
+    'index_reduce_complex': {'op': 'index_reduce', 'inputs': [{'shape': [2], 'dtype': 'complex64', 'layout': 'flipped', 'values': 'normal', 'seed': 10599}, {'shape': [5], 'dtype': 'float32', 'layout': 'transposed', 'values': 'index', 'seed': 58800838, 'lo': 0, 'hi': 1}], 'args': [-1, 'prod', True]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUZZ_REGRESSIONS))
+def test_fuzz_regression(name: str) -> None:
+    _run_fuzz_case(_FUZZ_REGRESSIONS[name])

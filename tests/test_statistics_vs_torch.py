@@ -817,3 +817,68 @@ def test_out_arguments():
     h = torch.empty(5)
     torch.histc(x.float(), 5, out=h)
     _same(h, pt.histc(x_pt.float(), 5))
+
+
+# ---------------------------------------------------------------------------------------------
+# Regressions found by the differential fuzzer (tests/fuzz): each case is the fuzzer's own
+# reproducing case, run on both libraries and compared by its rules (result dtype, shape and
+# values, or the exception class).
+
+
+def _run_fuzz_case(case: dict) -> None:
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (here, os.path.join(here, "fuzz")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    from fuzz_case import run_case
+    from fuzz_known import excluded
+
+    assert excluded(case) is None, "a regression case must not be one the fuzzer skips"
+    run_case(case)
+
+
+_FUZZ_REGRESSIONS = {
+    'isin_bool_scalar': {'op': 'isin_scalar', 'inputs': [{'shape': [1, 4, 4], 'dtype': 'int16', 'layout': 'contiguous', 'values': 'ints', 'seed': 1}], 'args': [False]},
+    'isin_scalar_out_of_dtype_range': {'op': 'isin_scalar', 'inputs': [{'shape': [2, 2], 'dtype': 'uint8', 'layout': 'expanded', 'values': 'ints', 'seed': 0, 'expand_dim': 0}], 'args': [300]},
+    'isin_complex_tensor_scalar': {'op': 'isin_scalar', 'inputs': [{'shape': [4], 'dtype': 'complex64', 'layout': 'sliced', 'values': 'extreme', 'seed': 145712}], 'args': [2.0]},
+    'cdist_bfloat16': {'op': 'cdist_mat', 'inputs': [{'shape': [4, 4], 'dtype': 'bfloat16', 'layout': 'expanded', 'values': 'normal', 'seed': 543, 'expand_dim': 0}, {'shape': [4, 4], 'dtype': 'bfloat16', 'layout': 'contiguous', 'values': 'normal', 'seed': 525063}], 'args': []},
+    'cdist_empty_mixed_dtypes': {'op': 'cdist', 'inputs': [{'shape': [1, 0, 3], 'dtype': 'float32', 'layout': 'flipped', 'values': 'normal', 'seed': 636393}, {'shape': [1, 0, 3], 'dtype': 'float16', 'layout': 'sliced', 'values': 'normal', 'seed': 23743}], 'args': [0.0]},
+    'histogram_half_bin_count': {'op': 'histogram', 'inputs': [{'shape': [2], 'dtype': 'float16', 'layout': 'contiguous', 'values': 'normal', 'seed': 0}], 'args': [4, False]},
+    'histogram_half_with_range': {'op': 'histogram_range', 'inputs': [{'shape': [3, 1, 2], 'dtype': 'float16', 'layout': 'expanded', 'values': 'normal', 'seed': 21362, 'expand_dim': 2}], 'args': [4, -1.0, 0.1]},
+    'histogram_one_edge': {'op': 'histogram_edges', 'inputs': [{'shape': [3, 5], 'dtype': 'float32', 'layout': 'transposed', 'values': 'normal', 'seed': 78001617}, {'shape': [], 'dtype': 'float32', 'layout': 'expanded', 'values': 'normal', 'seed': 525919}], 'args': []},
+    'histogramdd_0d': {'op': 'histogramdd', 'inputs': [{'shape': [], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 6}], 'args': [0]},
+    'histogramdd_zero_dims': {'op': 'histogramdd', 'inputs': [{'shape': [0, 0, 0], 'dtype': 'float32', 'layout': 'flipped', 'values': 'normal', 'seed': 3}], 'args': [3]},
+    'histogramdd_half_empty': {'op': 'histogramdd', 'inputs': [{'shape': [1, 0, 1], 'dtype': 'float16', 'layout': 'flipped', 'values': 'normal', 'seed': 1292}], 'args': [3]},
+    'cov_zero_weights': {'op': 'cov_weights', 'inputs': [{'shape': [3], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 1}, {'shape': [3], 'dtype': 'int64', 'layout': 'contiguous', 'values': 'index', 'seed': 1, 'lo': 0, 'hi': 0}], 'args': []},
+    'cov_bool_fweights': {'op': 'cov_weights', 'inputs': [{'shape': [3], 'dtype': 'int8', 'layout': 'flipped', 'values': 'normal', 'seed': 5}, {'shape': [5], 'dtype': 'bool', 'layout': 'contiguous', 'values': 'normal', 'seed': 5, 'lo': 0, 'hi': 2}], 'args': []},
+    'renorm_dim_before_dtype': {'op': 'renorm', 'inputs': [{'shape': [4, 7, 3, 3], 'dtype': 'int8', 'layout': 'contiguous', 'values': 'special', 'seed': 18436232}], 'args': [1.0, -5, 0.1]},
+    'renorm_nan_maxnorm': {'op': 'renorm', 'inputs': [{'shape': [1, 2], 'dtype': 'float32', 'layout': 'permuted', 'values': 'normal', 'seed': 25423}], 'args': [2.0, 0, float("nan")]},
+    'quantile_dim_before_q_values': {'op': 'quantile_tensor_q', 'inputs': [{'shape': [5, 5], 'dtype': 'float64', 'layout': 'transposed', 'values': 'normal', 'seed': 1992, 'lo': 0.0, 'hi': 1.0}, {'shape': [2, 5, 5, 5], 'dtype': 'float64', 'layout': 'transposed', 'values': 'normal', 'seed': 137}], 'args': [2]},
+    'quantile_nan_q': {'op': 'quantile_tensor_q', 'inputs': [{'shape': [2, 3, 2, 2], 'dtype': 'float32', 'layout': 'flipped', 'values': 'ints', 'seed': 5239131}, {'shape': [2, 3, 2, 2], 'dtype': 'float32', 'layout': 'flipped', 'values': 'special', 'seed': 3111, 'lo': 0.0, 'hi': 1.0}], 'args': [None]},
+    'nanquantile_list_q': {'op': 'nanquantile', 'inputs': [{'shape': [], 'dtype': 'int32', 'layout': 'transposed', 'values': 'ints', 'seed': 0}], 'args': [[0.5, 0.5, 0.25], 0, 'nearest']},
+    'nanmedian_empty_dim_complex': {'op': 'nanmedian_dim', 'inputs': [{'shape': [4, 5, 0], 'dtype': 'complex128', 'layout': 'flipped', 'values': 'special', 'seed': 1409}], 'args': [2, True]},
+    'bucketize_bool_input_int_boundaries': {'op': 'bucketize_raw', 'inputs': [{'shape': [1], 'dtype': 'int32', 'layout': 'expanded', 'values': 'normal', 'seed': 1, 'expand_dim': 0}, {'shape': [1], 'dtype': 'bool', 'layout': 'transposed', 'values': 'special', 'seed': 49613}], 'args': []},
+    'bucketize_bool_empty_boundaries': {'op': 'bucketize', 'inputs': [{'shape': [0, 4, 3, 4], 'dtype': 'bool', 'layout': 'contiguous', 'values': 'special', 'seed': 789}, {'shape': [4, 1, 1, 5], 'dtype': 'bool', 'layout': 'permuted', 'values': 'normal', 'seed': 238}], 'args': [False]},
+    'histogram_edges_as_pytorch_linspace': {'op': 'histogram', 'inputs': [{'shape': [7, 7, 7, 7], 'dtype': 'float32', 'layout': 'sliced', 'values': 'normal', 'seed': 58087}], 'args': [2, False]},
+    'bucketize_empty_bool': {'op': 'bucketize', 'inputs': [{'shape': [0, 4, 3, 4], 'dtype': 'bool', 'layout': 'permuted', 'values': 'normal', 'seed': 789}, {'shape': [3, 0, 1, 5], 'dtype': 'bool', 'layout': 'permuted', 'values': 'normal', 'seed': 238}], 'args': [False]},
+    'trapezoid_x_size_check': {'op': 'trapezoid_x', 'inputs': [{'shape': [3], 'dtype': 'int32', 'layout': 'flipped', 'values': 'normal', 'seed': 0}, {'shape': [2, 3], 'dtype': 'int32', 'layout': 'contiguous', 'values': 'extreme', 'seed': 5}], 'args': [0]},
+    'trapezoid_x_empty_bool': {'op': 'trapezoid_x', 'inputs': [{'shape': [0, 7, 5, 3], 'dtype': 'bool', 'layout': 'transposed', 'values': 'normal', 'seed': 1}, {'shape': [3, 0, 7, 5, 3], 'dtype': 'bool', 'layout': 'transposed', 'values': 'normal', 'seed': 2}], 'args': [0]},
+    'trapezoid_x_lower_rank': {'op': 'trapezoid_x', 'inputs': [{'shape': [7, 0, 5, 1], 'dtype': 'int8', 'layout': 'permuted', 'values': 'ints', 'seed': 226}, {'shape': [2, 4, 0], 'dtype': 'float64', 'layout': 'contiguous', 'values': 'normal', 'seed': 4699}], 'args': [3]},
+    'trapz_0d_x': {'op': 'trapz', 'inputs': [{'shape': [2], 'dtype': 'float32', 'layout': 'sliced', 'values': 'ints', 'seed': 498}, {'shape': [], 'dtype': 'float32', 'layout': 'contiguous', 'values': 'normal', 'seed': 444395}], 'args': []},
+    'cumulative_trapezoid_0d_x': {'op': 'cumulative_trapezoid_x', 'inputs': [{'shape': [7, 2, 1], 'dtype': 'int32', 'layout': 'flipped', 'values': 'normal', 'seed': 6390241}, {'shape': [], 'dtype': 'int16', 'layout': 'transposed', 'values': 'normal', 'seed': 150}], 'args': [1]},
+    'cumulative_trapezoid_overflow': {'op': 'cumulative_trapezoid_x', 'inputs': [{'shape': [5, 4, 5, 7], 'dtype': 'float32', 'layout': 'transposed', 'values': 'extreme', 'seed': 7299}, {'shape': [5, 1, 5, 7], 'dtype': 'float32', 'layout': 'sliced', 'values': 'normal', 'seed': 257}], 'args': [-4]},
+    'cumulative_trapezoid_float32_sum': {'op': 'cumulative_trapezoid', 'inputs': [{'shape': [5, 1, 5, 5], 'dtype': 'float32', 'layout': 'sliced', 'values': 'normal', 'seed': 6942}], 'args': [2]},
+    'trapezoid_empty_keeps_dtype': {'op': 'trapezoid_dx', 'inputs': [{'shape': [0, 0, 0, 1], 'dtype': 'int8', 'layout': 'permuted', 'values': 'special', 'seed': 4}], 'args': [float("inf"), 1]},
+    'trapezoid_dim_before_bool': {'op': 'trapezoid_dx', 'inputs': [{'shape': [3, 3], 'dtype': 'bool', 'layout': 'contiguous', 'values': 'special', 'seed': 0}], 'args': [0.0, 2]},
+    'gradient_0d': {'op': 'gradient', 'inputs': [{'shape': [], 'dtype': 'float16', 'layout': 'contiguous', 'values': 'normal', 'seed': 337}], 'args': [0, 1]},
+    'gradient_uint8': {'op': 'gradient', 'inputs': [{'shape': [5, 3, 3, 2], 'dtype': 'uint8', 'layout': 'sliced', 'values': 'special', 'seed': 3185}], 'args': [-3, 0]},
+    'hann_window_complex': {'op': 'hann_window', 'inputs': [], 'args': [4, False, {'dtype': 'complex64'}]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUZZ_REGRESSIONS))
+def test_fuzz_regression(name: str) -> None:
+    _run_fuzz_case(_FUZZ_REGRESSIONS[name])

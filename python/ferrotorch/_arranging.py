@@ -180,7 +180,12 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Optional[Tensor] = None)
     da = [wrap_dim(d, a.ndim) for d in da]
     db = [wrap_dim(d, b.ndim) for d in db]
     for x, y in zip(da, db):
-        if a.shape[x] != b.shape[y]:
+        # A size-1 dim against a larger one: PyTorch sums the larger one out first.
+        if a.shape[x] != b.shape[y] and a.shape[x] == 1:
+            b = b.sum(y, keepdim=True).to(b.dtype)
+        elif a.shape[x] != b.shape[y] and b.shape[y] == 1:
+            a = a.sum(x, keepdim=True).to(a.dtype)
+        elif a.shape[x] != b.shape[y]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and second has size "
                 f"{b.shape[y]} in dim {y}"
@@ -346,6 +351,8 @@ def sum_to_size(self: Tensor, *size: Any, **kwargs: Any) -> Tensor:
     lead = len(shape) - len(target)
     if lead < 0 or any(t != 1 and t != s for t, s in zip(target, shape[lead:])):
         raise RuntimeError(f"size {{{target}}} is not expandable to size {{{shape}}}.")
+    if not target:  # PyTorch sums to an empty size even for a 0-d self (ints become int64)
+        return self.sum()
     if target == shape:
         return self
     dims = list(range(lead)) + [lead + i for i, t in enumerate(target) if t == 1 and shape[lead + i] != 1]

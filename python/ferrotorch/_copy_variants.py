@@ -18,6 +18,10 @@ def _own(t: Tensor) -> Tensor:
 
 def narrow_copy(input: Tensor, dim: int, start: int, length: int, *, out: Optional[Tensor] = None) -> Tensor:
     """A copy of ``input.narrow(dim, start, length)``."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= input.ndim:  # PyTorch's narrow_copy asserts this before wrapping (RuntimeError)
+        raise RuntimeError(f"Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false. (narrow_copy: dim {dim}, input of {input.ndim} dims)")
     d = wrap_dim(dim, input.ndim)
     size = input.shape[d]
     if not -size <= start <= size:
@@ -48,6 +52,8 @@ def slice_copy(
     out: Optional[Tensor] = None,
 ) -> Tensor:
     """A copy of the slice ``start:end:step`` of ``input`` along ``dim``."""
+    if input.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     d = wrap_dim(dim, input.ndim)
@@ -105,11 +111,11 @@ def detach_copy(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 
 
 def view_copy(input: Tensor, size: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    """A copy of ``input.view(size)``. (PyTorch's ``view_copy(input, dtype)`` form needs
-    ``Tensor.view(dtype)``, which the core does not have yet.)"""
+    """A copy of ``input.view(size)``, or of ``input.view(dtype)`` (the bytes reinterpreted)."""
     if isinstance(size, type(_core.float32)):
-        raise NotImplementedError("view_copy(input, dtype): reinterpreting as another dtype is not supported")
-    return write_out(_own(input.view(list(size))), out)
+        return write_out(_own(input.view(size)), out)
+    # PyTorch's view_copy also takes strides a view could not express (a copy either way).
+    return write_out(_own(input.reshape(list(size))), out)
 
 
 def unbind_copy(input: Tensor, dim: int = 0) -> Tuple[Tensor, ...]:

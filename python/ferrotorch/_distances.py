@@ -51,7 +51,7 @@ def _check_weights(w: Optional[Tensor], name: str, observations: int, integral: 
         return
     if w.ndim > 1:
         raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with {w.ndim} dimensions")
-    if integral and (w.is_floating_point() or w.is_complex()):
+    if integral and (w.is_floating_point() or w.is_complex() or w.dtype == _core.bool):
         raise RuntimeError(f"cov(): expected {name} to have integral dtype but got {name} with {kind(w.dtype)} dtype")
     if not integral and not w.is_floating_point():
         raise RuntimeError(f"cov(): expected {name} to have floating point dtype but got {name} with {kind(w.dtype)} dtype")
@@ -92,6 +92,8 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Optional[Tensor] = None
         too_few = norm <= 0
     else:
         w_sum = w.sum()
+        if bool((w_sum == 0).item()):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
         avg = (x * w).sum(1) / w_sum
         if aweights is None:
             norm = w_sum - correction
@@ -155,17 +157,20 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     for name, t in (("X1", x1), ("X2", x2)):
         if not t.is_floating_point():
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {kind(t.dtype)}")
-    if x1.dtype != x2.dtype:
-        raise RuntimeError(f"expected scalar type {kind(x1.dtype)} but found {kind(x2.dtype)}")
     p = _p_value(p)
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     batch = tuple(_core.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
     rows1, rows2, m = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    if rows1 == 0 or rows2 == 0 or m == 0:
+        # PyTorch's kernel (and its dtype checks) never runs for an empty result or rows.
+        return _core.zeros(batch + (rows1, rows2), dtype=x1.dtype, device=x1.device)
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {kind(x1.dtype)} but found {kind(x2.dtype)}")
+    if x1.dtype in (_core.float16, _core.bfloat16):
+        raise NotImplementedError(f"\"cdist\" not implemented for '{kind(x1.dtype)}'")
     a = x1.expand(batch + (rows1, m))
     b = x2.expand(batch + (rows2, m))
-    if m == 0 or rows1 == 0 or rows2 == 0:
-        return (a.sum(-1).unsqueeze(-1) + b.sum(-1).unsqueeze(-2)) * 0
     use_mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25)))
     if use_mm:
         sq = (a * a).sum(-1, keepdim=True) - 2 * a.matmul(b.transpose(-1, -2)) + (b * b).sum(-1).unsqueeze(-2)
@@ -199,12 +204,16 @@ def _renorm_factor(input: Tensor, p: Any, dim: int, maxnorm: float) -> Tensor:
     p = _p_value(p)
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
-    if maxnorm < 0:
+    if not maxnorm >= 0:  # NaN too
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    d = wrap_dim(dim, input.ndim)
     if not (input.is_floating_point() or input.is_complex()):
         raise NotImplementedError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {kind(input.dtype)}")
-    d = wrap_dim(dim, input.ndim)
     others = tuple(i for i in range(input.ndim) if i != d)
+    if p == math.inf:
+        for o in others:
+            if input.shape[o] == 0:  # a max over nothing has no value
+                raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension {o}because this dimension is empty and the operation does not have an identity")
     norm = _pnorm(input.abs() if input.is_complex() else input, p, others, True)
     # Sub-tensors over the limit are scaled to it (the 1e-7 as PyTorch's); others are kept.
     scale = maxnorm / (norm + 1e-7)

@@ -146,20 +146,83 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[
     return F.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
+def _batch_and_channels(input: Tensor) -> None:
+    """ATen's norms read input.size(0) and size(1) first: IndexError below 2 dims."""
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if input.ndim == 1:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+
+
 def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-05, cudnn_enabled: bool = True) -> Tensor:
     """Normalizes each group of channels of [N, C, *]."""
+    _batch_and_channels(input)
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+    hxw = 1
+    for n in input.shape[2:]:
+        hxw *= n
+    if input.shape[1] == 0:
+        raise RuntimeError("Expected number of channels to be greater than 0, got 0")
+    if hxw == 0:
+        raise RuntimeError("Expected HxW to be greater than 0, got 0")
+    if input.numel() == 0:  # an empty batch: nothing to normalize, any dtype
+        return input.clone()
     return F.group_norm(input, num_groups, weight, bias, eps)
 
 
+def _kind(dtype: Any) -> str:
+    """ATen's scalar type name (Short, Bool, ComplexFloat...)."""
+    return {
+        "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
+        "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+    }.get(str(dtype).split(".")[-1], str(dtype))
+
+
+def _normalize_by_stats(input: Tensor, dims: Sequence[int], eps: float) -> Tensor:
+    """(x - mean) / sqrt(biased var + eps) over ``dims`` (none: each element alone); half
+    types computed in float32 as PyTorch's CPU kernels do."""
+    x = input.float() if input.dtype in (_core.float16, _core.bfloat16) else input
+    if dims:
+        mean = x.mean(list(dims), keepdim=True)
+        var = x.var(list(dims), unbiased=False, keepdim=True)
+    else:
+        mean, var = x, x * 0
+    return ((x - mean) * (var + eps).rsqrt()).to(input.dtype)
+
+
 def batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], running_mean: Optional[Tensor], running_var: Optional[Tensor], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
-    """Batch normalization over [N, C, *] (running statistics updated in place when training)."""
+    """Batch normalization over [N, C, *] (running statistics updated in place when training).
+    Unlike nn.functional's, ATen's form accepts one value per channel when training."""
+    if input.ndim == 0:
+        raise RuntimeError("batch_norm: expected an input with at least 2 dims, but got a 0-d input")
+    if input.numel() == 0:
+        # ATen returns early for an empty input, before looking at anything else.
+        return input.clone()
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(f"{'running_mean' if running_mean is None else 'running_var'} must be defined in evaluation mode")
+    _batch_and_channels(input)
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{_kind(input.dtype)}'")
+    if training and running_mean is None and running_var is None:
+        y = _normalize_by_stats(input, [0] + list(range(2, input.ndim)), eps)
+        return _affine(y, weight, bias, [1, -1] + [1] * (input.ndim - 2))
     return F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
 def instance_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], running_mean: Optional[Tensor], running_var: Optional[Tensor], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
-    """Normalizes each (sample, channel) of [N, C, *] over its spatial dims."""
+    """Normalizes each (sample, channel) of [N, C, *] over its spatial dims. ATen's form (a
+    batch norm of the input seen as [1, N*C, *]) accepts one element per channel."""
+    _batch_and_channels(input)
+    if input.numel() == 0:
+        return input.clone()
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{_kind(input.dtype)}'")
+    if use_input_stats and running_mean is None and running_var is None:
+        y = _normalize_by_stats(input, list(range(2, input.ndim)), eps)
+        return _affine(y, weight, bias, [1, -1] + [1] * (input.ndim - 2))
     return F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
 
@@ -179,9 +242,13 @@ def native_layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Op
     out = F.layer_norm(input, list(normalized_shape), weight, bias, eps)
     dims = list(range(input.ndim - len(normalized_shape), input.ndim))
     x = input.detach()
+    if x.dtype in (_core.float16, _core.bfloat16):  # statistics in float32, as PyTorch's CPU kernel
+        x = x.float()
     mean = x.mean(dims, keepdim=True) if dims else x * 1.0
+    if x.numel() == 0:  # PyTorch's statistics of nothing: mean 0 (rstd stays NaN)
+        mean = _core.zeros(tuple(mean.shape), dtype=mean.dtype, device=mean.device)
     var = x.var(dims, unbiased=False, keepdim=True) if dims else x * 0.0
-    return out, mean, (var + eps).rsqrt()
+    return out, mean.to(input.dtype), (var + eps).rsqrt().to(input.dtype)
 
 
 def native_batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], running_mean: Optional[Tensor], running_var: Optional[Tensor], training: bool, momentum: float, eps: float) -> Tuple[Tensor, Tensor, Tensor]:
@@ -281,8 +348,21 @@ pdist = F.pdist
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, pos_weight: Optional[Tensor] = None, reduction: int = 0) -> Tensor:
-    """Sigmoid plus binary cross entropy, in one numerically stable expression."""
-    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=_reduction(reduction), pos_weight=pos_weight)
+    """Sigmoid plus binary cross entropy, in one numerically stable expression. ATen's form
+    broadcasts ``input`` to ``target`` (the result has target's shape and dtype, as its in-place
+    steps on ``1 - target`` give) instead of requiring equal sizes."""
+    log_sig = F.logsigmoid(input)  # first and in input's dtype, as PyTorch computes it
+    one_minus_target = 1 - target  # before the in-place steps check shapes (a bool target fails here)
+    shape = tuple(_core.broadcast_shapes(tuple(input.shape), tuple(target.shape)))
+    if shape != tuple(target.shape):
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(shape)}")
+    if pos_weight is not None:
+        log_sig = log_sig * ((pos_weight - 1) * target + 1)
+    loss = one_minus_target.mul_(input).sub_(log_sig)
+    if weight is not None:
+        loss = loss * weight
+    how = _reduction(reduction)
+    return loss.mean() if how == "mean" else loss.sum() if how == "sum" else loss
 
 
 def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: bool = False) -> Tensor:
@@ -294,8 +374,11 @@ def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: boo
 
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = 0) -> Tensor:
-    """max(0, -target * (input1 - input2) + margin)."""
-    return F.margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+    """max(0, -target * (input1 - input2) + margin). Unlike nn.functional's, ATen's form does not
+    require the three to have the same number of dims: they broadcast."""
+    loss = (target.neg() * (input1 - input2) + margin).clamp_min(0)
+    how = _reduction(reduction)
+    return loss.mean() if how == "mean" else loss.sum() if how == "sum" else loss
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
@@ -373,6 +456,10 @@ def adaptive_max_pool1d(input: Tensor, output_size: _IntList) -> Tuple[Tensor, T
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Union[int, float, bool] = 0) -> Tensor:
     """Pads (or crops, with negative amounts) the trailing dims with ``value``: ``pad`` lists
     (before, after) pairs from the last dim."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    if isinstance(value, complex) and not input.is_complex() and input.dtype != _core.bool:
+        raise RuntimeError(f"value cannot be converted to type {str(input.dtype).split('.')[-1]} without overflow")
     return F.pad(input, list(pad), "constant", value)
 
 
@@ -381,6 +468,9 @@ def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Union[int, float, 
 
 
 def _check_cell(input: Tensor, hx: Sequence[Tensor], w_ih: Tensor, w_hh: Tensor) -> None:
+    for t in (w_ih, input):
+        if t.ndim == 0:  # ATen reads w_ih.size(1) and input.size(1) first
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if input.ndim != 2:
         raise RuntimeError(f"Expected 2D input (batch x feature), but got {input.ndim}D input")
     if input.shape[1] != w_ih.shape[1]:

@@ -26,6 +26,18 @@ def _fmt(v: float) -> str:
     return str(int(v)) if math.isfinite(v) and v == int(v) else str(v)
 
 
+def _edges(lo: float, hi: float, n: int, dtype: Any, device: Any) -> Tensor:
+    """n equally spaced edges from lo to hi computed as PyTorch's linspace does, in the edges'
+    own dtype (float32 rounding included): the first half from lo up, the rest from hi down."""
+    if dtype not in (_core.float32, _core.float64) or n < 2:
+        return _core.linspace(lo, hi, n, dtype=dtype, device=device)
+    start = _core.full((), lo, dtype=dtype, device=device)
+    end = _core.full((), hi, dtype=dtype, device=device)
+    step = (end - start) / (n - 1)
+    i = _core.arange(n, dtype=dtype, device=device)
+    return _core._where3(i < n // 2, start + step * i, end - step * (n - 1 - i))
+
+
 def _check_float(input: Tensor, kernel: str) -> None:
     if not input.is_floating_point():
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind(input.dtype)}'")
@@ -101,10 +113,15 @@ def _histogramdd(input: Tensor, bins: Any, range: Optional[Sequence[float]], wei
                 raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype {name(input.dtype)} and bins for dimension {i} with dtype {name(b.dtype)}")
             if b.numel() < 1:
                 raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got {b.numel()} elements for dimension {i}")
+            if b.numel() == 1:  # one edge is zero bins
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got 0 for dimension {i}")
             edges.append(b.detach())
             continue
         if isinstance(b, bool) or not isinstance(b, int):
             raise TypeError(f"{op}(): bins must be an int or a tensor, not {type(b).__name__}")
+        if range is None and n and input.dtype in (_core.float16, _core.bfloat16):
+            # PyTorch's kernel that finds the data's range has no half types (checked first).
+            raise NotImplementedError(f"\"histogramdd\" not implemented for '{kind(input.dtype)}'")
         if b <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for dimension {i}")
         if range is not None:
@@ -119,7 +136,7 @@ def _histogramdd(input: Tensor, bins: Any, range: Optional[Sequence[float]], wei
             raise RuntimeError(f"torch.histogramdd: dimension {i}'s range [{_fmt(lo)}, {_fmt(hi)}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges.append(_core.linspace(lo, hi, b + 1, dtype=input.dtype, device=input.device))
+        edges.append(_edges(lo, hi, b + 1, input.dtype, input.device))
     keep = _core.ones(n, dtype=_core.bool, device=input.device)
     flat = _core.zeros(n, dtype=_core.int64, device=input.device)
     sizes = [e.numel() - 1 for e in edges]
@@ -182,9 +199,15 @@ def histogramdd(input: Tensor, bins: Any, *, range: Optional[Sequence[float]] = 
     tensor([[1., 0.],
             [0., 1.]])
     """
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if input.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     d = input.shape[-1]
+    if d == 0:
+        # Zero-dimensional points: PyTorch gives a 0-d (empty product) histogram, no edges.
+        _check_float(input, "histogramdd")
+        return _histogramdd_t(_core.zeros((), dtype=input.dtype, device=input.device), ())
     if weight is not None and tuple(weight.shape) == tuple(input.shape[:-1]):
         weight = weight.reshape(-1)
     hist, edges = _histogramdd(input.reshape(-1, d), bins, range, weight, density, "histogramdd")

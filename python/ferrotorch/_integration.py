@@ -20,6 +20,19 @@ def _check_y(y: Tensor, op: str) -> None:
         raise NotImplementedError(f"{op}: received a bool input for `y`, but bool is not supported")
 
 
+def _cumsum(t: Tensor, d: int) -> Tensor:
+    """Running sum along d; float32 and half types accumulate in float64 and round each prefix,
+    as PyTorch's CPU cumsum does (so overflowing partial sums behave alike)."""
+    if t.dtype in (_core.float32, _core.float16, _core.bfloat16):
+        return t.double().cumsum(d).to(t.dtype)
+    return t.cumsum(d)
+
+
+def _check_xy(y: Tensor, x: Tensor, op: str) -> None:
+    if y.dtype == _core.bool or x.dtype == _core.bool:
+        raise NotImplementedError(f"{op}: received a bool input for `x` or `y`, but bool is not supported")
+
+
 def _check_dx(dx: Any, op: str) -> float:
     if isinstance(dx, Tensor):
         if dx.ndim != 0:
@@ -48,7 +61,11 @@ def _x_steps(y: Tensor, x: Tensor, d: int, op: str) -> Tensor:
         shape = [1] * y.ndim
         shape[d] = max(x.shape[0] - 1, 0)
         return x.diff().reshape(shape)
-    return x.diff(dim=d - y.ndim)
+    # PyTorch pads a lower-rank x with leading 1s to y's rank, then differences it along
+    # y's wrapped dim counted from the front (a 0-d x gives no intervals).
+    if x.ndim < y.ndim:
+        x = x.reshape([1] * (y.ndim - x.ndim) + list(x.shape))
+    return x.diff(dim=d)
 
 
 def _both_given(x: Any, dx: Any, op: str) -> None:
@@ -65,17 +82,19 @@ def trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: int
     tensor(4.5000)
     """
     _both_given(x, dx, "trapezoid")
-    _check_y(y, "trapezoid")
-    d = _dim_of(y, dim)
     if x is not None:
+        d = _dim_of(y, dim)
+        if y.shape[d] == 0:  # no intervals: zeros in y's dtype, before any other check (PyTorch's order)
+            return (y.sum(d) * 0).to(y.dtype)
+        _check_xy(y, x, "trapezoid")
         step = _x_steps(y, x, d, "trapezoid")
-        if y.shape[d] == 0:  # no intervals: zeros of y's sum (PyTorch keeps y's dtype here)
-            return y.sum(d) * 0
         left, right = y.narrow(d, 0, y.shape[d] - 1), y.narrow(d, 1, y.shape[d] - 1)
         return ((left + right) * step).sum(d) / 2
+    d = _dim_of(y, dim)
+    _check_y(y, "trapezoid")
     h = _check_dx(1 if dx is None else dx, "trapezoid")
     if y.shape[d] == 0:
-        return y.sum(d) * 0
+        return (y.sum(d) * 0).to(y.dtype)
     # The interior samples weigh h and the two ends h/2.
     return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * h
 
@@ -94,6 +113,8 @@ def cumulative_trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = Non
     tensor([1.5000, 4.5000])
     """
     _both_given(x, dx, "cumulative_trapezoid")
+    if x is not None:
+        _check_xy(y, x, "cumulative_trapezoid")
     _check_y(y, "cumulative_trapezoid")
     if y.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -102,9 +123,9 @@ def cumulative_trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = Non
     left, right = y.narrow(d, 0, m), y.narrow(d, min(1, y.shape[d]), m)
     if x is not None:
         step = _x_steps(y, x, d, "cumulative_trapezoid")
-        return ((left + right) * step).cumsum(d) / 2
+        return _cumsum((left + right) * step, d) / 2
     h = _check_dx(1 if dx is None else dx, "cumulative_trapezoid")
-    return ((left + right) * (h / 2)).cumsum(d)
+    return _cumsum((left + right) * (h / 2), d)
 
 
 def _dims(input: Tensor, dim: Any) -> List[int]:
@@ -114,6 +135,8 @@ def _dims(input: Tensor, dim: Any) -> List[int]:
     n = input.ndim
     out = []
     for d in dims:
+        if n == 0:
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
         if not -n <= d < (n if n else 1):
             raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         out.append(d % n)
@@ -198,6 +221,8 @@ def gradient(input: Tensor, *, spacing: Any = 1, dim: Any = None, edge_order: in
     >>> torch.gradient(torch.tensor([1., 2., 4., 8.]))
     (tensor([1.0000, 1.5000, 3.0000, 4.0000]),)
     """
+    if input.dtype == _core.uint8:
+        raise NotImplementedError("torch.gradient does not support uint8 input.")
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     dims = _dims(input, dim)

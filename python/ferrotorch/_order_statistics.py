@@ -70,9 +70,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out: Any = None
     >>> tuple(torch.mode(torch.tensor([3, 1, 1, 3, 2, 2])))
     (tensor(1), tensor(2))
     """
+    d = wrap_dim(dim, input.ndim, "mode()")  # the dim is checked before the dtype
     if input.is_complex():
         raise NotImplementedError(f"\"mode_cpu\" not implemented for '{kind(input.dtype)}'")
-    d = wrap_dim(dim, input.ndim, "mode()")
     _check_reduced_size(input, d, "mode")
     if input.ndim == 0:
         return write_out(return_types.mode(input.clone(), _core.zeros((), dtype=_core.int64, device=input.device)), out, "mode")
@@ -107,6 +107,10 @@ def nanmedian(input: Tensor, dim: Optional[int] = None, keepdim: bool = False, *
     >>> torch.nanmedian(torch.tensor([1., float("nan"), 3., 2.]))
     tensor(2.)
     """
+    if dim is not None and input.ndim and input.numel() == 0:
+        d = wrap_dim(dim, input.ndim)
+        if input.shape[d] == 0:  # checked before the dtype, as PyTorch does
+            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     if input.dtype == _core.bool or input.is_complex():
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind(input.dtype)}'")
@@ -136,6 +140,8 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _quantile(op: str, input: Tensor, q: Any, dim: Optional[int], keepdim: bool, interpolation: str, skip_nan: bool) -> Tensor:
+    if isinstance(q, (list, tuple)):
+        raise TypeError(f"{op}() received an invalid combination of arguments - got q={type(q).__name__}, but expected a float or a Tensor")
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"{op}() received an invalid combination of arguments - got dim={type(dim).__name__}, but expected an int or None")
     if input.dtype not in (_core.float32, _core.float64):
@@ -147,8 +153,6 @@ def _quantile(op: str, input: Tensor, q: Any, dim: Optional[int], keepdim: bool,
         if q.dtype != input.dtype:
             raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
         qt = q.detach()
-        if qt.numel() and bool(((qt < 0) | (qt > 1)).any().item()):
-            raise RuntimeError(f"{op}() q values must be in the range [0, 1]")
     else:
         if not 0 <= q <= 1:
             raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {q}")
@@ -162,6 +166,9 @@ def _quantile(op: str, input: Tensor, q: Any, dim: Optional[int], keepdim: bool,
     else:
         d = wrap_dim(dim, input.ndim, f"{op}()")
         x = input.reshape(1) if input.ndim == 0 else input.movedim(d, -1)
+    # A tensor q's values are checked after the dim (PyTorch's order); a number's first.
+    if q_is_tensor and qt.numel() and not bool(((qt >= 0) & (qt <= 1)).all().item()):  # NaN too
+        raise RuntimeError(f"{op}() q values must be in the range [0, 1]")
     n = x.shape[-1]
     order = _sort_indices(x, -1)
     sv = x.gather(-1, order)

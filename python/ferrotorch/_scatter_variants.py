@@ -40,7 +40,13 @@ def _working_copy(self: Tensor) -> Tensor:
 
 
 def _assign(self: Tensor, result: Tensor) -> Tensor:
-    """Writes ``result`` into ``self`` in place (recorded by autograd, version bumped)."""
+    """Writes ``result`` into ``self`` in place (recorded by autograd, version bumped); refused,
+    as PyTorch does after its argument checks, where elements of ``self`` share memory."""
+    if any(st == 0 and n > 1 for st, n in zip(self.stride(), self.shape)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
+            "Please clone() the tensor before performing the operation."
+        )
     self[...] = result
     return self
 
@@ -316,16 +322,20 @@ def _narrow_to(t: Tensor, shape: Any) -> Tensor:
 
 
 def _check_scatter(input: Tensor, dim: int, index: Tensor, src: Tensor) -> int:
-    if index.dtype not in (_core.int64, _core.int32):
+    # PyTorch's order: the dim, the index dtype, the src dtype; an empty index skips the
+    # index's dtype and every shape check.
+    dim = wrap_dim(dim, input.ndim)
+    if index.numel() and index.dtype not in (_core.int64, _core.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if input.dtype != src.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel() == 0:
+        return dim
     rank = max(input.ndim, 1)
     if max(index.ndim, 1) != rank:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if max(src.ndim, 1) != rank:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    dim = wrap_dim(dim, input.ndim)
     ishape = list(index.shape) or [1]
     xshape = list(input.shape) or [1]
     sshape = list(src.shape) or [1]
@@ -378,9 +388,11 @@ def scatter_reduce(
     dim = _check_scatter(input, dim, index, src)
     if name == "mean" and input.dtype == _core.bool:
         raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+    if index.numel() == 0:
+        return write_out(input.clone(), out)
     index = index.to(_core.int64)
     if input.ndim == 0:
-        result = _scatter_reduce(input.reshape(1), 0, index.reshape(1), src.reshape(1), name, include_self).reshape(())
+        result = _scatter_reduce(input.reshape(1), 0, index.reshape(1), src.reshape(-1), name, include_self).reshape(())
     else:
         result = _scatter_reduce(input, dim, index.reshape(list(index.shape) or [1]), src.reshape(list(src.shape) or [1]), name, include_self)
     return write_out(result, out)
@@ -411,6 +423,9 @@ def index_reduce(
     if index.dtype not in (_core.int64, _core.int32):
         raise RuntimeError(f"index_reduce_(): Expected a long tensor for index, but got {type_name(index)}")
     dim = wrap_dim(dim, input.ndim)
+    if input.ndim <= 1 and (input.dtype == _core.bool or input.is_complex()):
+        # PyTorch's kernel for a 1-D self (not the one for higher ranks) has no bool/complex.
+        raise NotImplementedError(f"\"index_func_\" not implemented for '{type_name(input).replace('Tensor', '')}'")
     if source.ndim and dim >= source.ndim:
         raise RuntimeError(
             f"index_reduce_(): Indexing dim {dim} is out of bounds of the source tensor with dim {source.ndim}"
@@ -419,6 +434,9 @@ def index_reduce(
         raise RuntimeError(
             f"index_reduce_(): self ({type_name(input)}) and source ({type_name(source)}) must have the same scalar type"
         )
+    if source.ndim == 0 and index.numel() != 1:
+        # PyTorch reads source.size(dim) of a 0-d source unless one index matches it.
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     slices = source.shape[dim] if source.ndim else 1
     if index.numel() != slices:
         raise RuntimeError(

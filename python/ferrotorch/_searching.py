@@ -77,6 +77,9 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     tensor([1, 3])
     """
     op = "torch.searchsorted()"
+    if isinstance(input, int) and not isinstance(input, bool) and not -(2**63) <= input < 2**64:
+        # The number is converted before anything else looks at the arguments.
+        raise OverflowError("int too big to convert" if input > 0 else "can't convert negative int to unsigned")
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"{op}: side can only be 'left' or 'right' but got {side}")
@@ -97,11 +100,12 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
             raise RuntimeError(f"{op}: sorter must be a tensor of long dtype but got dtype {kind(sorter.dtype)}")
         if tuple(sorter.shape) != tuple(sorted_sequence.shape):
             raise RuntimeError(f"{op}: boundary and sorter must have the same size, but got boundary tensor {list(sorted_sequence.shape)}and got sorter tensor {list(sorter.shape)}")
-    for t in (sorted_sequence, values):
-        if t.dtype == _core.bool or t.is_complex():
-            raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for '{kind(t.dtype)}'")
     seq = sorted_sequence if sorter is None else sorted_sequence.gather(-1, sorter)
     seq, values = _common_dtype(seq.detach(), values.detach())
+    # The kernel runs on the common dtype (a bool side with an int side is fine) and not at
+    # all for empty input values.
+    if (seq.dtype == _core.bool or seq.is_complex()) and values.numel():
+        raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for '{kind(seq.dtype)}'")
     result = _search(seq, values, right)
     if out_int32:
         result = result.to(_core.int32)
@@ -133,6 +137,25 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
     if not (e_is_t or t_is_t):
         raise TypeError(f"isin() received an invalid combination of arguments - got ({type(elements).__name__}, {type(test_elements).__name__}), but expected at least one Tensor")
     like = elements if e_is_t else test_elements
+    # A Python bool or complex number is refused by its own type, as a bool/complex tensor is.
+    for v in (elements, test_elements):
+        if isinstance(v, (bool, complex)):
+            raise NotImplementedError(f"Unsupported input type encountered for isin(): {'Bool' if isinstance(v, bool) else 'ComplexDouble'}")
+    if like.dtype == _core.bool or like.is_complex():
+        raise NotImplementedError(f"Unsupported input type encountered for isin(): {kind(like.dtype)}")
+    for v in (elements, test_elements):
+        if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**64:
+            raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+    if not (e_is_t and t_is_t):
+        # One side a number: compare with it directly (no tensor of it, which a number out of
+        # the other's dtype's range could not make).
+        tensor, number = (elements, test_elements) if e_is_t else (test_elements, elements)
+        found = tensor.detach() == number
+        if not e_is_t:
+            found = found.any()
+        if invert:
+            found = found.logical_not()
+        return write_out(found, out, "isin")
     dtype = _core.result_type(elements, test_elements) if e_is_t and t_is_t else _core.result_type(like, test_elements if e_is_t else elements)
     e = elements if e_is_t else _core.full((), elements, dtype=dtype, device=like.device)
     t = test_elements if t_is_t else _core.full((), test_elements, dtype=dtype, device=like.device)

@@ -127,8 +127,10 @@ def dsplit(input: Tensor, indices_or_sections: Union[int, Sequence[int]]) -> Tup
 def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> Tuple[Tensor, ...]:
     """Views of ``input`` along ``dim`` of the given lengths, which must sum to its size."""
     sizes = [int(s) for s in split_sizes]
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = wrap_dim(dim, input.ndim)
-    size = input.shape[dim] if input.ndim else 1
+    size = input.shape[dim]
     if any(s < 0 for s in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={sizes}")
     if sum(sizes) != size:
@@ -146,10 +148,13 @@ def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) ->
 def _split_int(input: Tensor, split_size: int, dim: int) -> Tuple[Tensor, ...]:
     if isinstance(split_size, bool) or not isinstance(split_size, int):
         raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not {type(split_size).__name__}")
-    dim = wrap_dim(dim, input.ndim)
-    size = input.shape[dim]
+    # PyTorch's order of checks: 0-d input, then a negative size, then the dim.
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    dim = wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
     if split_size == 0 and size != 0:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
     count = max(-(-size // split_size), 1) if split_size else 1
@@ -169,10 +174,15 @@ def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int 
 
 def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> Tuple[Tensor, ...]:
     """``chunk``: pieces of ``ceil(size / chunks)`` along ``dim`` (the ``unsafe`` variant)."""
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     dim = wrap_dim(dim, input.ndim)
     size = input.shape[dim]
+    if size == 0:
+        # An empty dim gives `chunks` empty pieces (as PyTorch's chunk does), not one.
+        return _pieces(input, dim, [(0, 0)] * chunks)
     return _split_int(input, -(-size // chunks), dim)
 
 

@@ -19,12 +19,15 @@ def _window(name: str, window_length: Any, periodic: bool, dtype: Optional[Any],
     if isinstance(window_length, bool) or not isinstance(window_length, int):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not {type(window_length).__name__}")
     dtype = _core.get_default_dtype() if dtype is None else dtype
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
     if window_length <= 1:
         w = _core.ones(window_length, dtype=dtype, device=device)
+    elif dtype.is_complex:
+        # PyTorch accepts a complex dtype but its arange (the sample positions) has no complex kernel.
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{'ComplexFloat' if dtype == _core.complex64 else 'ComplexDouble'}'")
     else:
         n = window_length + 1 if periodic else window_length
         w = body(_core.arange(n, dtype=dtype, device=device), n)

@@ -236,6 +236,202 @@ GENERIC = [
 ]
 
 
+def _sizes(x: Any, d: int) -> list:
+    """Split sizes that add up to x's size along d (when d is valid), else a wrong list."""
+    if x.dim() == 0 or not -x.dim() <= d < x.dim():
+        return [1, 1]
+    n = x.shape[d]
+    return [n // 2, n - n // 2, 0] if n else [0, 0]
+
+
+def _theta(x: Any, n: int) -> Any:
+    """An affine matrix batch (n rows of 2x3) from x's values, or x itself if too small."""
+    flat = x.flatten()
+    return flat[: 6 * max(n, 1)].reshape(max(n, 1), 2, 3) if flat.numel() >= 6 * max(n, 1) else x
+
+
+def _grid(x: Any, y: Any) -> Any:
+    """A sampling grid for 4-D x from y's values (as many as fit), or y itself."""
+    if x.dim() != 4:
+        return y
+    need = x.shape[0] * 3 * 2 * 2
+    flat = y.flatten()
+    return flat[:need].reshape(x.shape[0], 3, 2, 2) if flat.numel() >= need else y
+
+
+def _unsorted(x: Any, *_: Any) -> bool:
+    """Boundaries that are not ascending (or hold NaN): bucketize's answer is unspecified."""
+    if x.dim() != 1 or x.numel() < 2 or x.dtype == ferrotorch.bool:
+        return x.dim() == 1 and x.numel() >= 2
+    v = x.double()
+    return bool(v.isnan().any()) or bool((v[1:] < v[:-1]).any())
+
+
+def _has_nan(*ts: Any) -> bool:
+    """A NaN among the tensors: where a binary search lands is then unspecified."""
+    return any(isinstance(t, ferrotorch.Tensor) and t.dtype.is_floating_point and t.numel() and bool(t.isnan().any()) for t in ts)
+
+
+def _sorted_last(L: Any, x: Any) -> Any:
+    """x sorted along its last dim (a valid searchsorted sequence), NaNs last as PyTorch sorts."""
+    return L.sort(x, -1).values if x.dim() else x
+
+
+# The PyTorch names added in Python (_splitting, _arranging, _scatter_variants, _copy_variants,
+# the statistics modules, _functional_aliases, nn._grid_sampling) and Tensor.unfold/as_strided.
+ADDED = [
+    # Splitting.
+    FuzzOp("tensor_split_n", lambda L, x, n, d: L.tensor_split(x, n, d), args=("k", "dim")),
+    FuzzOp("tensor_split_list", lambda L, x, i, d: L.tensor_split(x, i, d), args=("ilist", "dim")),
+    FuzzOp("tensor_split_tensor", lambda L, x, i, d: L.tensor_split(x, i, d), inputs=("x", "idx1"), args=("dim",)),
+    FuzzOp("hsplit", lambda L, x, n: L.hsplit(x, n), args=("k",)),
+    FuzzOp("vsplit_list", lambda L, x, i: L.vsplit(x, i), args=("ilist",)),
+    FuzzOp("dsplit", lambda L, x, n: L.dsplit(x, n), args=("k",)),
+    FuzzOp("split_with_sizes", lambda L, x, d, ok: L.split_with_sizes(x, _sizes(x, d) if ok else [1, 2], d), args=("dim", "bool")),
+    FuzzOp("unsafe_split", lambda L, x, n, d: L.unsafe_split(x, n, d), args=("k", "dim")),
+    FuzzOp("unsafe_chunk", lambda L, x, n, d: L.unsafe_chunk(x, n, d), args=("k", "dim")),
+    FuzzOp("Tensor.tensor_split", lambda L, x, n: x.tensor_split(n), args=("k",)),
+    # Arranging.
+    FuzzOp("rot90", lambda L, x, k, d: L.rot90(x, k, d), args=("int", "dims")),
+    FuzzOp("rot90_default", lambda L, x, k: x.rot90(k), args=("int",)),
+    FuzzOp("fliplr", lambda L, x: L.fliplr(x)),
+    FuzzOp("flipud", lambda L, x: x.flipud()),
+    FuzzOp("atleast_3d", lambda L, x: L.atleast_3d(x)),
+    FuzzOp("dstack", lambda L, x, y: L.dstack([x, y]), inputs=("x", "x")),
+    FuzzOp("row_stack", lambda L, x, y: L.row_stack((x, y)), inputs=("x", "x")),
+    FuzzOp("block_diag", lambda L, x, y: L.block_diag(x, y), inputs=("x", "y")),
+    FuzzOp("diagflat", lambda L, x, k: L.diagflat(x, k), args=("int",)),
+    FuzzOp("kron", lambda L, x, y: L.kron(x, y), inputs=("x", "y")),
+    FuzzOp("tensordot_n", lambda L, x, y, n: L.tensordot(x, y, n), inputs=("x", "mat"), args=("k",)),
+    FuzzOp("tensordot_dims", lambda L, x, y, a, b: L.tensordot(x, y, ([a], [b])), inputs=("x", "mat"), args=("dim", "dim")),
+    FuzzOp("vdot", lambda L, x, y: L.vdot(x, y), inputs=("x", "x")),
+    FuzzOp("cartesian_prod", lambda L, x, y: L.cartesian_prod(x, y), inputs=("x", "x")),
+    FuzzOp("combinations", lambda L, x, r, w: L.combinations(x, r, w), args=("k", "bool")),
+    FuzzOp("tril_indices", lambda L, r, c, o: L.tril_indices(r, c, o), inputs=(), args=("int", "int", "int")),
+    FuzzOp("triu_indices", lambda L, r, c, o: L.triu_indices(r, c, o), inputs=(), args=("int", "int", "int")),
+    FuzzOp("unravel_index", lambda L, x, s: L.unravel_index(x, s), args=("reps",), dtypes=INTS + ("float32", "bool")),
+    FuzzOp("msort", lambda L, x: L.msort(x)),
+    FuzzOp("sum_to_size", lambda L, x, s: x.sum_to_size(s), args=("shape",)),
+    # Scatter variants.
+    FuzzOp("take", lambda L, x, i: L.take(x, i), inputs=("x", "idx1")),
+    FuzzOp("put", lambda L, x, i, y, acc: L.put(x, i, y), inputs=("x", "idx1", "x"), args=("bool",)),
+    FuzzOp("put_", lambda L, x, i, y, acc: x.put_(i, y.flatten()[: i.numel()], accumulate=acc), inputs=("x", "idx1", "x"), args=("bool",)),
+    FuzzOp("masked_scatter", lambda L, x, m, y: L.masked_scatter(x, m, y), inputs=("x", "m", "x")),
+    FuzzOp("masked_scatter_", lambda L, x, m, y: x.masked_scatter_(m, y), inputs=("x", "m", "x")),
+    FuzzOp("diagonal_scatter", lambda L, x, y, o, a, b, ok: L.diagonal_scatter(x, L.zeros_like(x.diagonal(o, a, b)) if ok else y, o, a, b), inputs=("x", "y"), args=("int", "dim", "dim", "bool")),
+    FuzzOp("select_scatter", lambda L, x, y, d, i, ok: L.select_scatter(x, L.zeros_like(x.select(d, i)) if ok else y, d, i), inputs=("x", "y"), args=("dim", "index", "bool")),
+    FuzzOp("slice_scatter", lambda L, x, y, d, a, b, c, ok: L.slice_scatter(x, L.zeros_like(L.slice_copy(x, d, a, b, c or 1)) if ok else y, d, a, b, c or 1), inputs=("x", "y"), args=("dim", "index", "index", "step", "bool")),
+    FuzzOp("scatter_reduce", lambda L, x, i, y, d, r, inc: L.scatter_reduce(x, d, i, y, r, include_self=inc), inputs=("x", "idxg", "x"), args=("dim", "reduce", "bool")),
+    FuzzOp("scatter_reduce_", lambda L, x, i, y, d, r: x.scatter_reduce_(d, i, y, r), inputs=("x", "idxg", "x"), args=("dim", "reduce")),
+    FuzzOp("index_reduce", lambda L, x, i, d, r, inc: x.index_reduce(d, i, x.index_select(d, i) * 2, r, include_self=inc), inputs=("x", "idx1"), args=("dim", "ireduce", "bool"), dtypes=NUMERIC),
+    FuzzOp("index_reduce_src", lambda L, x, i, y, d, r: L.index_reduce(x, d, i, y, r), inputs=("x", "idx1", "x"), args=("dim", "ireduce")),
+    # Copy variants.
+    FuzzOp("narrow_copy", lambda L, x, d, s, n: L.narrow_copy(x, d, s, n), args=("dim", "index", "k")),
+    FuzzOp("expand_copy", lambda L, x, s: L.expand_copy(x, s), args=("shape",)),
+    FuzzOp("permute_copy", lambda L, x, p: L.permute_copy(x, p), args=("perm",)),
+    FuzzOp("select_copy", lambda L, x, d, i: L.select_copy(x, d, i), args=("dim", "index")),
+    FuzzOp("slice_copy", lambda L, x, d, a, b, c: L.slice_copy(x, d, a, b, c or 1), args=("dim", "index", "index", "step")),
+    FuzzOp("squeeze_copy", lambda L, x, d: L.squeeze_copy(x, d), args=("dim",)),
+    FuzzOp("squeeze_copy_all", lambda L, x: L.squeeze_copy(x)),
+    FuzzOp("unsqueeze_copy", lambda L, x, d: L.unsqueeze_copy(x, d), args=("dim+",)),
+    FuzzOp("t_copy", lambda L, x: L.t_copy(x)),
+    FuzzOp("transpose_copy", lambda L, x, a, b: L.transpose_copy(x, a, b), args=("dim", "dim")),
+    FuzzOp("diagonal_copy", lambda L, x, o, a, b: L.diagonal_copy(x, o, a, b), args=("int", "dim", "dim")),
+    FuzzOp("view_copy", lambda L, x, s: L.view_copy(x, s), args=("shape",)),
+    FuzzOp("view_copy_dtype", lambda L, x, d: L.view_copy(x, d), args=("dtype",)),
+    FuzzOp("unbind_copy", lambda L, x, d: L.unbind_copy(x, d), args=("dim",)),
+    FuzzOp("split_copy", lambda L, x, n, d: L.split_copy(x, n, d), args=("k", "dim")),
+    FuzzOp("split_with_sizes_copy", lambda L, x, d, ok: L.split_with_sizes_copy(x, _sizes(x, d) if ok else [2], d), args=("dim", "bool")),
+    FuzzOp("alias_copy", lambda L, x: L.alias_copy(x)),
+    FuzzOp("detach_copy", lambda L, x: L.detach_copy(x)),
+    FuzzOp("is_same_size", lambda L, x, y: L.is_same_size(x, y), inputs=("x", "y")),
+    FuzzOp("is_nonzero", lambda L, x: L.is_nonzero(x)),
+    FuzzOp("is_signed", lambda L, x: L.is_signed(x)),
+    # Rust-backed strided views.
+    FuzzOp("Tensor.unfold", lambda L, x, d, n, s: x.unfold(d, n, s), args=("dim", "k", "k")),
+    FuzzOp("as_strided", lambda L, x, s, st, o: L.as_strided(x, s, st, o), args=("reps", "reps", "k")),
+    # Searching.
+    FuzzOp("searchsorted", lambda L, x, y, r: L.searchsorted(_sorted_last(L, x), y, right=r), inputs=("x", "y"), args=("bool",), dtypes=NUMERIC, undefined=lambda *a: _has_nan(*a)),
+    FuzzOp("searchsorted_side", lambda L, x, y, s, i: L.searchsorted(_sorted_last(L, x), y, side=s, out_int32=i), inputs=("x", "y"), args=("side", "bool"), dtypes=NUMERIC, undefined=lambda *a: _has_nan(*a)),
+    FuzzOp("searchsorted_scalar", lambda L, x, s: L.searchsorted(_sorted_last(L, x), s), args=("scalar",), dtypes=NUMERIC, undefined=lambda *a: _has_nan(*a)),
+    FuzzOp("searchsorted_sorter", lambda L, x, y: L.searchsorted(x, y, sorter=L.argsort(x, dim=-1, stable=True) if x.dim() else None), inputs=("x", "y"), dtypes=NUMERIC, undefined=lambda *a: _has_nan(*a)),
+    FuzzOp("bucketize", lambda L, x, y, r: L.bucketize(y, L.sort(x.flatten()).values, right=r), inputs=("x", "y"), args=("bool",), dtypes=NUMERIC, undefined=lambda x, *_: _unsorted(x.flatten())),
+    FuzzOp("bucketize_raw", lambda L, x, y: L.bucketize(y, x), inputs=("x", "y"), dtypes=NUMERIC, undefined=_unsorted),
+    FuzzOp("isin", lambda L, x, y, inv: L.isin(x, y, invert=inv), inputs=("x", "y"), args=("bool",)),
+    FuzzOp("isin_scalar", lambda L, x, s: L.isin(x, s), args=("scalar",)),
+    # Order statistics.
+    # Only the values: which of equal elements' index kthvalue returns is unspecified.
+    FuzzOp("kthvalue", lambda L, x, k, d, kd: L.kthvalue(x, k, d, kd).values, args=("k", "dim", "bool"), dtypes=NUMERIC),
+    FuzzOp("mode", lambda L, x, d, kd: L.mode(x, d, kd), args=("dim", "bool")),
+    FuzzOp("nanmedian", lambda L, x: L.nanmedian(x), dtypes=NUMERIC),
+    FuzzOp("nanmedian_dim", lambda L, x, d, kd: x.nanmedian(d, kd), args=("dim", "bool"), dtypes=NUMERIC),
+    FuzzOp("quantile", lambda L, x, q, d, kd, m: L.quantile(x, q, d, kd, interpolation=m), args=("q", "dim?", "bool", "interp"), dtypes=FLOATS),
+    FuzzOp("quantile_tensor_q", lambda L, x, q, d: L.quantile(x, q.flatten()[:4], d), inputs=("x", "y"), args=("dim?",), dtypes=FLOATS, domain=(0.0, 1.0)),
+    FuzzOp("nanquantile", lambda L, x, q, d, m: L.nanquantile(x, q, d, interpolation=m), args=("q", "dim?", "interp"), dtypes=FLOATS),
+    # Histograms.
+    FuzzOp("histc", lambda L, x, b, lo, hi: L.histc(x, b, lo, hi), args=("k", "float", "float"), dtypes=FLOATS + ("int64",)),
+    FuzzOp("histogram", lambda L, x, b, d: L.histogram(x, b, density=d), args=("k", "bool"), dtypes=FLOATS + ("int64",)),
+    FuzzOp("histogram_range", lambda L, x, b, lo, hi: L.histogram(x, b, range=(lo, hi)), args=("k", "float", "float"), dtypes=FLOATS),
+    FuzzOp("histogram_edges", lambda L, x, y: L.histogram(x, L.sort(y.flatten()).values), inputs=("x", "y"), dtypes=FLOATS),
+    FuzzOp("histogramdd", lambda L, x, b: L.histogramdd(x, b), args=("k",), dtypes=FLOATS),
+    # Distances and covariance.
+    FuzzOp("cov", lambda L, x, c: L.cov(x, correction=c), args=("int",)),
+    FuzzOp("cov_weights", lambda L, x, f: L.cov(x, fweights=f.flatten()[: x.shape[-1]] if x.dim() else f), inputs=("x", "idx1")),
+    FuzzOp("corrcoef", lambda L, x: L.corrcoef(x)),
+    FuzzOp("cdist", lambda L, x, y, p: L.cdist(x, y, p), inputs=("x", "x"), args=("p",)),
+    FuzzOp("cdist_mat", lambda L, x, y: L.cdist(x, y), inputs=("x", "mat")),
+    FuzzOp("dist", lambda L, x, y, p: L.dist(x, y, p), inputs=("x", "y"), args=("p",)),
+    FuzzOp("renorm", lambda L, x, p, d, m: L.renorm(x, p, d, m), args=("p", "dim", "float")),
+    FuzzOp("renorm_", lambda L, x, p, d: x.renorm_(p, d, 1.0), args=("p", "dim"), dtypes=FLOATS),
+    # Integration and differences.
+    FuzzOp("trapezoid", lambda L, y, d: L.trapezoid(y, dim=d), args=("dim",)),
+    FuzzOp("trapezoid_dx", lambda L, y, dx, d: L.trapezoid(y, dx=dx, dim=d), args=("float", "dim")),
+    FuzzOp("trapezoid_x", lambda L, y, x, d: L.trapezoid(y, x, dim=d), inputs=("x", "y"), args=("dim",)),
+    FuzzOp("trapz", lambda L, y, x: L.trapz(y, x), inputs=("x", "y")),
+    FuzzOp("cumulative_trapezoid", lambda L, y, d: L.cumulative_trapezoid(y, dim=d), args=("dim",)),
+    FuzzOp("cumulative_trapezoid_x", lambda L, y, x, d: L.cumulative_trapezoid(y, x, dim=d), inputs=("x", "y"), args=("dim",)),
+    FuzzOp("gradient", lambda L, x, d, e: L.gradient(x, dim=d, edge_order=e), args=("dim", "k")),
+    FuzzOp("gradient_spacing", lambda L, x, s: L.gradient(x, spacing=s), args=("float",)),
+    FuzzOp("gradient_all", lambda L, x: L.gradient(x)),
+    # Windows.
+    FuzzOp("hann_window", lambda L, n, p, d: L.hann_window(n, p, dtype=d), inputs=(), args=("int", "bool", "dtype")),
+    FuzzOp("hamming_window", lambda L, n, p, a, b: L.hamming_window(n, p, a, b), inputs=(), args=("int", "bool", "float", "float")),
+    FuzzOp("blackman_window", lambda L, n, p: L.blackman_window(n, p), inputs=(), args=("int", "bool")),
+    FuzzOp("bartlett_window", lambda L, n, p: L.bartlett_window(n, periodic=p), inputs=(), args=("int", "bool")),
+    FuzzOp("kaiser_window", lambda L, n, p, b: L.kaiser_window(n, p, b), inputs=(), args=("int", "bool", "float")),
+    # torch.* functional forms with torch's own signatures.
+    FuzzOp("torch.layer_norm", lambda L, x, e: L.layer_norm(x, x.shape[-1:], None, None, 1e-5 if e else 0.1), args=("bool",)),
+    FuzzOp("torch.native_layer_norm", lambda L, x: L.native_layer_norm(x, x.shape[-1:], None, None, 1e-5)),
+    FuzzOp("torch.group_norm", lambda L, x, g: L.group_norm(x, g), args=("k",)),
+    FuzzOp("torch.batch_norm", lambda L, x, t: L.batch_norm(x, None, None, None, None, t, 0.1, 1e-5, False), args=("bool",)),
+    FuzzOp("torch.instance_norm", lambda L, x: L.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)),
+    FuzzOp("torch.conv1d", lambda L, x, w, s: L.conv1d(x, w, None, s), inputs=("x", "x"), args=("k",)),
+    FuzzOp("torch.conv2d", lambda L, x, w: L.conv2d(x, w), inputs=("x", "y")),
+    FuzzOp("torch.dropout_eval", lambda L, x, p: L.dropout(x, p, False), args=("float",)),
+    FuzzOp("torch.embedding", lambda L, w, i: L.embedding(w, i), inputs=("x", "idx1")),
+    FuzzOp("torch.constant_pad_nd", lambda L, x, p, v: L.constant_pad_nd(x, p, v), args=("pad", "scalar")),
+    FuzzOp("torch.max_pool1d", lambda L, x, k, s: L.max_pool1d(x, k, s or ()), args=("k", "k")),
+    FuzzOp("torch.avg_pool1d", lambda L, x, k, c: L.avg_pool1d(x, k, (), 0, c), args=("k", "bool")),
+    FuzzOp("torch.adaptive_max_pool1d", lambda L, x, k: L.adaptive_max_pool1d(x, k), args=("k",)),
+    FuzzOp("torch.pixel_shuffle", lambda L, x, r: L.pixel_shuffle(x, r), args=("k",)),
+    FuzzOp("torch.channel_shuffle", lambda L, x, g: L.channel_shuffle(x, g), args=("k",)),
+    FuzzOp("torch.kl_div", lambda L, x, y, r: L.kl_div(x, y, r), inputs=("x", "y"), args=("reduction",), dtypes=FLOATS),
+    FuzzOp("torch.bce_with_logits", lambda L, x, y, r: L.binary_cross_entropy_with_logits(x, y, None, None, r), inputs=("x", "y"), args=("reduction",), dtypes=FLOATS),
+    FuzzOp("torch.hinge_embedding_loss", lambda L, x, y, r: L.hinge_embedding_loss(x, y, 1.0, r), inputs=("x", "y"), args=("reduction",)),
+    FuzzOp("torch.margin_ranking_loss", lambda L, x, y, z: L.margin_ranking_loss(x, y, z, 0.5, 1), inputs=("x", "y", "y")),
+    FuzzOp("torch.pairwise_distance", lambda L, x, y, p: L.pairwise_distance(x, y, p), inputs=("x", "y"), args=("p",)),
+    FuzzOp("torch.pdist", lambda L, x, p: L.pdist(x, p), args=("p",)),
+    FuzzOp("torch.cosine_similarity", lambda L, x, y, d: L.cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",)),
+    FuzzOp("torch.rms_norm", lambda L, x: L.rms_norm(x, x.shape[-1:])),
+    FuzzOp("torch.rnn_tanh_cell", lambda L, x, h, w: L.rnn_tanh_cell(x, h, w, w.t() if w.dim() == 2 else w), inputs=("x", "x", "mat")),
+    # Grid sampling.
+    FuzzOp("F.affine_grid", lambda L, x, ac: _F(L).affine_grid(_theta(x, 2), [2, 1, 3, 2], align_corners=ac), args=("bool",), dtypes=FLOATS),
+    FuzzOp("F.affine_grid_raw", lambda L, x, s: _F(L).affine_grid(x, s, align_corners=False), args=("size",), dtypes=FLOATS),
+    FuzzOp("F.grid_sample", lambda L, x, y, m, p, ac: _F(L).grid_sample(x, _grid(x, y), m, p, ac), inputs=("x", "y"), args=("gmode", "gpad", "bool"), dtypes=FLOATS),
+    FuzzOp("torch.grid_sampler", lambda L, x, y, m, p: L.grid_sampler(x, _grid(x, y), m, p, False), inputs=("x", "y"), args=("k", "k"), dtypes=FLOATS),
+]
+
+
 def _die(L: Any, how: str) -> None:
     """The harness's own tests: a worker that dies (as a Rust abort would) or hangs."""
     if L is ferrotorch:
@@ -249,7 +445,7 @@ SELFTEST = [FuzzOp("selftest.abort", lambda L: _die(L, "abort"), inputs=()), Fuz
 
 def _all_ops() -> Dict[str, FuzzOp]:
     ops = [_table_op(o, "unary") for o in UNARY] + [_table_op(o, "binary") for o in BINARY]
-    ops += [_table_op(o, "reduction") for o in REDUCTIONS] + GENERIC + SELFTEST
+    ops += [_table_op(o, "reduction") for o in REDUCTIONS] + GENERIC + ADDED + SELFTEST
     return {o.name: o for o in ops}
 
 

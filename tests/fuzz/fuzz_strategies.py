@@ -20,6 +20,16 @@ SEEDS = st.integers(0, 2**31 - 1)
 # FERROTORCH_FUZZ_OPS=name,name,... draws only those ops (to work on one family).
 _ONLY = {n for n in os.environ.get("FERROTORCH_FUZZ_OPS", "").split(",") if n}
 DRAWN = sorted(name for name in OPS if not name.startswith("selftest.") and (not _ONLY or name in _ONLY))
+# String (and small int) choices, a wrong one among them.
+CHOICES = {
+    "reduce": ("sum", "prod", "mean", "amax", "amin", "max"),
+    "ireduce": ("prod", "mean", "amax", "amin", "sum"),
+    "side": ("left", "right", "middle"),
+    "interp": ("linear", "lower", "higher", "midpoint", "nearest", "cubic"),
+    "reduction": (0, 1, 2, 3),
+    "gmode": ("bilinear", "nearest", "bicubic", "linear"),
+    "gpad": ("zeros", "border", "reflection", "wrap"),
+}
 HUGE = (2**31, 2**40, 2**62, 2**63 - 1)
 
 
@@ -146,6 +156,22 @@ def _arg(draw: Any, kind: str, shape: Tuple[int, ...]) -> Any:
     if kind == "index":
         n = shape[0] if shape else 1
         return draw(st.integers(-n, max(n - 1, -n))) if draw(st.integers(0, 5)) else draw(st.integers(-n - 2, n + 2))
+    if kind == "ilist":
+        n = max(shape) if shape else 1
+        out = draw(st.lists(st.integers(-n - 2, n + 2), max_size=4))
+        return sorted(out) if draw(st.integers(0, 3)) else out
+    if kind in CHOICES:
+        return draw(st.sampled_from(CHOICES[kind]))
+    if kind == "q":
+        mode = draw(st.sampled_from(("one", "one", "list", "bad")))
+        one = st.sampled_from((0.0, 0.25, 0.5, 0.7, 1.0, 1 / 3))
+        if mode == "one":
+            return draw(one)
+        if mode == "list":
+            return draw(st.lists(one, min_size=1, max_size=3))
+        return draw(st.sampled_from((-0.1, 1.5, float("nan"), [])))
+    if kind == "p":
+        return draw(st.sampled_from((2.0, 1.0, 0.0, 0.5, 3.0, float("inf"), -1.0, 2)))
     if kind == "scalar":
         return _scalar(draw)
     if kind == "float":

@@ -134,6 +134,9 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     """x where target is 1, max(0, margin - x) where it is -1."""
     reduction = _resolve(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if input.is_complex():
+        # PyTorch clamps margin - input before it broadcasts anything.
+        raise NotImplementedError("hinge_embedding_loss: clamp is not supported for complex types")
     _check_broadcast("hinge_embedding_loss", input, target)
     floor: Any = 0.0
     if not (input.is_floating_point() or input.is_complex()):

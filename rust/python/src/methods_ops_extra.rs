@@ -259,6 +259,24 @@ impl PyTensor {
     }
     fn lerp(&self, end: PyRef<'_, PyTensor>, weight: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let w = crate::tensor::operand_tensor(&self.t, weight, "lerp")?;
+        if weight.cast::<PyTensor>().is_ok() && w.ndim() == 0 && end.t.dtype() == self.t.dtype() {
+            // A 0-d weight tensor promotes like a number (PyTorch 2.15): int inputs with a
+            // float weight give a float result, a float64 weight with float32 inputs float32.
+            let dt = ferrotorch::dtype::result_type(
+                &[
+                    ferrotorch::dtype::Operand::Dim(self.t.dtype()),
+                    ferrotorch::dtype::Operand::ZeroDim(w.dtype()),
+                ],
+                crate::tensor::default_dtype(),
+            );
+            let (a, e, w) = (
+                self.t.to_dtype(dt).py()?,
+                end.t.to_dtype(dt).py()?,
+                w.to_dtype(dt).py()?,
+            );
+            lerp_check(&a, &e, &w)?;
+            return Ok(PyTensor::new(a.lerp(&e, &w).py()?));
+        }
         lerp_check(&self.t, &end.t, &w)?;
         Ok(PyTensor::new(self.t.lerp(&end.t, &w).py()?))
     }

@@ -136,6 +136,24 @@ impl Tensor {
     }
 }
 
+impl Tensor {
+    /// Complex `cumprod`: one product per position along `dim`, in order (PyTorch's
+    /// sequential kernel, so the same rounding), in differentiable ops.
+    pub(crate) fn complex_cumprod(&self, dim: usize) -> Result<Tensor> {
+        if self.ndim() == 0 || self.shape()[dim] == 0 {
+            return self.clone_tensor();
+        }
+        let d = dim as i64;
+        let mut acc = self.select(d, 0)?;
+        let mut parts = vec![acc.clone()];
+        for k in 1..self.shape()[dim] as i64 {
+            acc = acc.mul(&self.select(d, k)?)?;
+            parts.push(acc.clone());
+        }
+        Tensor::stack(&parts, d)
+    }
+}
+
 /// `g` with the reduced `dims` (ascending) put back as size-1 dims.
 fn unsqueeze_dims(g: &Tensor, dims: &[usize]) -> Result<Tensor> {
     let mut g = g.clone();

@@ -156,7 +156,9 @@ impl Tensor {
     /// division-free recurrence (see `cumprod_grad_with_zeros`).
     pub fn cumprod(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim("cumprod", dim, self.ndim())?;
-        self.refuse_complex("cumprod_cpu")?;
+        if self.dtype().is_complex() {
+            return self.complex_cumprod(d);
+        }
         let out = scan(self, d, true)?;
         Ok(record(
             "CumprodBackward0",
