@@ -290,6 +290,8 @@ SAME_CLASS_AS_TORCH = {
     "std_repeated_dim_before_range": lambda L: L.zeros(3, 2, 5, 3).std([0, 0, -5]),
     "hinge_embedding_loss_complex_before_shapes": lambda L: L.nn.functional.hinge_embedding_loss(L.zeros(3, 2, dtype=L.complex128), L.zeros(3, dtype=L.complex128)),
     "lerp_dimensioned_float64_weight": lambda L: L.lerp(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]), L.tensor([0.5, 1.0], dtype=L.float64)),
+    "rnn_tanh_cell_0d_input": lambda L: L.rnn_tanh_cell(L.zeros(()), L.zeros(3), L.zeros(3, 1), L.zeros(3, 3)),
+    "rnn_tanh_cell_1d_weight_before_input": lambda L: L.rnn_tanh_cell(L.zeros(()), L.zeros(3), L.zeros(3), L.zeros(3, 3)),
 }
 
 

@@ -468,9 +468,11 @@ def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Union[int, float, 
 
 
 def _check_cell(input: Tensor, hx: Sequence[Tensor], w_ih: Tensor, w_hh: Tensor) -> None:
-    for t in (w_ih, input):
-        if t.ndim == 0:  # ATen reads w_ih.size(1) and input.size(1) first
-            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    # ATen reads w_ih's sizes before it looks at the input.
+    if w_ih.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if w_ih.ndim == 1:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if input.ndim != 2:
         raise RuntimeError(f"Expected 2D input (batch x feature), but got {input.ndim}D input")
     if input.shape[1] != w_ih.shape[1]:

@@ -153,6 +153,4 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
 
 
 # op name -> what differs (see the fuzz report for a reproducing case of each).
-KNOWN: Dict[str, str] = {
-    "torch.rnn_tanh_cell": "argument checks in another order than ATen's (malformed weights with a 0-d input: IndexError, PyTorch's weight_ih size RuntimeError)",
-}
+KNOWN: Dict[str, str] = {}
