@@ -330,6 +330,8 @@ EDGE_CASES = {
     "lerp_0d_weight_promotes": lambda L: (L.lerp(L.tensor([1, 2], dtype=L.int8), L.tensor(3, dtype=L.int8), L.tensor(0.5)), L.lerp(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]), L.tensor(0.25, dtype=L.float64))),
     "cumprod_complex": lambda L: L.tensor([[1 + 1j, 2 - 1j, 0.5j], [0j, 1 + 0j, 3 - 2j]], dtype=L.complex128).cumprod(1),
     "log_softmax_empty_complex": lambda L: L.zeros(5, 0, dtype=L.complex64).log_softmax(1),
+    "cummax_empty_complex": lambda L: L.cummax(L.zeros(4, 5, 0, dtype=L.complex128), 1),
+    "tensordot_bool_empty": lambda L: (L.tensordot(L.ones(2, 0, dtype=L.bool), L.ones(0, 3, dtype=L.bool), dims=1), L.tensordot(L.ones(0, 2, dtype=L.bool), L.ones(2, 3, dtype=L.bool), dims=1)),
 }
 
 

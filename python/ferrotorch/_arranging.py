@@ -211,6 +211,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Optional[Tensor] = None)
         cols *= s
     am = a.permute(free_a + da).reshape(rows, k) if a.ndim else a.reshape(1, 1)
     bm = b.permute(db + free_b).reshape(k, cols) if b.ndim else b.reshape(1, 1)
+    if am.dtype == _core.bool and (am.numel() == 0 or bm.numel() == 0):
+        # PyTorch has no bool product kernel, but an empty one never runs: all False.
+        return write_out(_core.zeros(fa + fb, dtype=_core.bool), out)
     return write_out(am.matmul(bm).reshape(fa + fb), out)
 
 

@@ -197,6 +197,13 @@ impl Tensor {
     pub fn cum_extreme(&self, dim: i64, is_max: bool) -> Result<(Tensor, Tensor)> {
         let name = if is_max { "cummax" } else { "cummin" };
         let d = wrap_dim(name, dim, self.ndim())?;
+        if self.dtype().is_complex() && self.numel() == 0 {
+            // No kernel runs on an empty input, so its dtype is not refused (PyTorch).
+            return Ok((
+                self.clone_tensor()?,
+                Tensor::zeros(self.shape(), DType::I64)?,
+            ));
+        }
         self.refuse_complex(&format!("{name}_cpu"))?;
         let idx = running_extreme_index(self, d, is_max)?;
         if self.ndim() == 0 {
