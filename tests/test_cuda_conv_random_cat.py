@@ -4,32 +4,14 @@ max/avg pooling and batch norm match the CPU, gradients included; device samplin
 randn, uniform_, normal_, bernoulli, dropout) is reproducible under manual_seed and well
 distributed. Skipped without a GPU: these have not run on hardware yet (see the README)."""
 
-from typing import Any, Callable
 
 import numpy as np
 import pytest
+from cuda_checks import both as _both
+from cuda_checks import gpu
 
 import ferrotorch as torch
 import ferrotorch.nn.functional as F
-
-gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-
-
-def _both(fn: Callable[..., Any], *inputs: Any, rtol: float = 1e-6, grads: bool = True) -> None:
-    """fn on CPU float64 leaves and on their CUDA copies: equal outputs and input gradients."""
-    cpu = [t.detach().clone().requires_grad_(grads and t.is_floating_point()) for t in inputs]
-    dev = [t.detach().cuda().requires_grad_(grads and t.is_floating_point()) for t in inputs]
-    out_c, out_d = fn(*cpu), fn(*dev)
-    assert out_d.device.type == "cuda"
-    np.testing.assert_allclose(out_d.detach().cpu().numpy(), out_c.detach().numpy(), rtol=rtol, atol=1e-9)
-    if grads and out_c.requires_grad:
-        g = torch.randn(*out_c.shape, dtype=out_c.dtype)
-        out_c.backward(g)
-        out_d.backward(g.cuda())
-        for c, d in zip(cpu, dev):
-            if c.grad is not None:
-                assert d.grad.device.type == "cuda"
-                np.testing.assert_allclose(d.grad.cpu().numpy(), c.grad.numpy(), rtol=rtol, atol=1e-9)
 
 
 @gpu
