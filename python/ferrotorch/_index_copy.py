@@ -6,18 +6,12 @@ from __future__ import annotations
 
 from . import _core
 from ._op_entry import op_entry
+from ._type_info import scalar_type_name
 
 Tensor = _core.Tensor
 
-_TYPE_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
-
-
 def _type_name(t: Tensor) -> str:
-    return _TYPE_NAMES.get(str(t.dtype).split(".")[-1], str(t.dtype))
+    return scalar_type_name(t.dtype)
 
 
 def _check(input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:

@@ -6,20 +6,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import _core
+from ._type_info import scalar_type_name as scalar_name
 
 Tensor = _core.Tensor
-
-_SCALAR_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-    "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-    "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
-
-
-def scalar_name(dtype: Any) -> str:
-    """PyTorch's scalar-type name (Float, Long, ...) used in its dtype errors."""
-    name = str(dtype).split(".")[-1]
-    return _SCALAR_NAMES.get(name, name)
 
 
 def float_result_dtype(x: Tensor) -> Any:

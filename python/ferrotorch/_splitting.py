@@ -8,19 +8,13 @@ from typing import Any, List, Sequence, Tuple, Union
 
 from . import _core
 from ._op_entry import op_entry
+from ._type_info import scalar_type_name
 
 Tensor = _core.Tensor
 
-_TYPE_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
-
-
 def type_name(t: Tensor) -> str:
     """PyTorch's scalar type name of ``t`` ("Float", "Long", ...), as its messages spell it."""
-    return _TYPE_NAMES.get(str(t.dtype).split(".")[-1], str(t.dtype))
+    return scalar_type_name(t.dtype)
 
 
 def wrap_dim(dim: int, ndim: int) -> int:

@@ -7,20 +7,14 @@ from collections import namedtuple
 from typing import Any, Optional, Sequence
 
 from . import _core, return_types
+from ._type_info import scalar_type_name
 
 Tensor = _core.Tensor
-
-_KIND = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
 
 
 def kind(dtype: Any) -> str:
     """PyTorch's C++ scalar-type name of a dtype (``Long`` for int64), as its messages print it."""
-    name = str(dtype).split(".")[-1]
-    return _KIND.get(name, name)
+    return scalar_type_name(dtype)
 
 
 def wrap_dim(dim: int, ndim: int, op: str = "") -> int:

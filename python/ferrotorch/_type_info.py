@@ -6,6 +6,19 @@ from typing import Any, Optional
 
 from . import _core
 
+_SCALAR_TYPE_NAMES = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+    "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+    "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+
+
+def scalar_type_name(dtype: Any) -> str:
+    """PyTorch's C++ scalar-type name of a dtype (Float, Long, ComplexFloat, ...), as its
+    error messages print it."""
+    name = str(dtype).split(".")[-1]
+    return _SCALAR_TYPE_NAMES.get(name, name)
+
 
 class finfo:
     """Machine limits of a floating point dtype, as ``torch.finfo``."""

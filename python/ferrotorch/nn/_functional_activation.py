@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional, Tuple
 from .. import _core
 from .._index_ops import where
 from .._op_entry import op_entry
+from .._type_info import scalar_type_name
 from ..autograd.function import Function
 
 Tensor = _core.Tensor
@@ -24,13 +25,11 @@ def _needs_grad(input: Tensor) -> bool:
     return bool(input.requires_grad) and _core.is_grad_enabled()
 
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _type_name(input: Tensor) -> str:
     """PyTorch's scalar type name of a tensor's dtype in messages: Float, Long, Bool..."""
-    name = str(input.dtype).split(".")[-1]
-    return _TYPE_NAMES.get(name, name)
+    return scalar_type_name(input.dtype)
 
 
 def _floating_only(kernel: str, input: Tensor) -> None:

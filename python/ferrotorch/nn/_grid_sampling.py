@@ -26,6 +26,7 @@ from .. import _core
 from .._grad_mode import no_grad
 from .._index_ops import meshgrid
 from .._op_entry import op_entry
+from .._type_info import scalar_type_name
 
 Tensor = _core.Tensor
 
@@ -35,21 +36,12 @@ _DEFAULT_ALIGN_WARNING = (
     "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. Please specify "
     "align_corners=True if the old behavior is desired. See the documentation of grid_sample for details."
 )
-# ATen's scalar type names, used in its dtype-mismatch message.
-_ATEN_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int",
-    "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
 # The cubic convolution constant of PyTorch's bicubic interpolation.
 _CUBIC_A = -0.75
 
 
 def _dtype_name(dt: Any) -> str:
     return str(dt).split(".")[-1]
-
-
-def _aten_name(dt: Any) -> str:
-    return _ATEN_NAMES.get(_dtype_name(dt), _dtype_name(dt))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -293,9 +285,9 @@ def _check(input: Tensor, grid: Tensor, mode: int) -> None:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if not input.is_floating_point() or input.is_complex():
         kernel = "grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler3d_cpu"
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_aten_name(input.dtype)}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(input.dtype)}\'')
     if input.dtype != grid.dtype:
-        raise RuntimeError(f"expected scalar type {_aten_name(input.dtype)} but found {_aten_name(grid.dtype)}")
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found {scalar_type_name(grid.dtype)}")
     if input.device != grid.device:
         raise RuntimeError(f"grid_sampler(): expected input and grid to be on same device, but input is on {input.device} and grid is on {grid.device}")
     in_sizes, grid_sizes = list(input.shape), list(grid.shape)
