@@ -241,11 +241,11 @@ def resnet_conv_cases(batch: int = 16) -> List[Case]:
                     continue
                 tx, tw = m.from_numpy(x.copy()), m.from_numpy(w.copy())
                 if mode == "fwd":
-                    c.fns[lib] = lambda m=m, tx=tx, tw=tw: m.nn.functional.conv2d(tx, tw, **opts)
+                    c.fns[lib] = lambda m=m, tx=tx, tw=tw, opts=opts: m.nn.functional.conv2d(tx, tw, **opts)
                 else:
                     tx.requires_grad_()
                     tw.requires_grad_()
-                    c.fns[lib] = lambda m=m, tx=tx, tw=tw: m.nn.functional.conv2d(tx, tw, **opts).sum().backward()
+                    c.fns[lib] = lambda m=m, tx=tx, tw=tw, opts=opts: m.nn.functional.conv2d(tx, tw, **opts).sum().backward()
             cases.append(c)
     return cases
 

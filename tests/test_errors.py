@@ -82,6 +82,20 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "matmul_mixed_dtype_folded_empty": lambda L: L.ones(2, 0, 3, dtype=L.float16) @ L.ones(3, 4),
+    "matmul_mixed_dtype_matrix_empty": lambda L: L.ones(2, 7, dtype=L.float16) @ L.ones(7, 0),
+    "matmul_bool_nonempty": lambda L: L.ones(3, 5, dtype=L.bool) @ L.ones(5, 2, dtype=L.bool),
+    "tensor_negative_float_uint8": lambda L: L.tensor(-0.5, dtype=L.uint8),
+    "tensor_list_float_above_int8": lambda L: L.tensor([1.0, 255.5], dtype=L.int8),
+    "tensor_int_above_int8": lambda L: L.tensor([300], dtype=L.int8),
+    "tensor_int_below_uint8_wrap": lambda L: L.tensor(-256, dtype=L.uint8),
+    "tensor_nan_int32": lambda L: L.tensor(float("nan"), dtype=L.int32),
+    "full_huge_value_before_negative_size": lambda L: L.full([2, -2], 2**64),
+    "setitem_byte_mask_scalar": lambda L: L.zeros(3, dtype=L.int64).__setitem__(L.tensor([1, 0, 1], dtype=L.uint8), 5),
+    "setitem_byte_mask_one_element_tensor": lambda L: L.zeros(3, 2).__setitem__((slice(None), L.tensor([1, 0], dtype=L.uint8)), L.tensor(5.0)),
+    "setitem_index_tensor_half_overflow": lambda L: L.zeros(3, dtype=L.float16).__setitem__(L.tensor([0]), 2**63 - 1),
+    "setitem_bool_mask_half_overflow": lambda L: L.zeros(3, dtype=L.float16).__setitem__(L.tensor([True, False, False]), 1e6),
+    "setitem_0d_index_bounds_before_value": lambda L: L.zeros(2, 2, dtype=L.int8).__setitem__(L.tensor(2), float("inf")),
     "neg_bool": lambda L: -L.tensor([True]),
     "sub_bool_before_shape_check": lambda L: L.ones(2, dtype=L.bool) - L.ones(3, dtype=L.bool),
     "bitwise_and_float": lambda L: L.bitwise_and(L.ones(2), L.ones(2)),

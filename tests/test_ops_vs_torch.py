@@ -155,6 +155,25 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 # module ``L`` and compared with PyTorch: values, dtype and shape.
 _INF = float("inf")
 EDGE_CASES = {
+    # Scans in PyTorch's CPU accumulate type: float32 in double, half in float, complex64 in
+    # complex128.
+    "cumsum_float32_accumulates_in_double": lambda L: L.tensor([1e8] + [1.0] * 100).cumsum(0),
+    "cumprod_float32_in_double": lambda L: L.tensor([1e30, 1e30, 1e-30]).cumprod(0),
+    "cumsum_float16_in_float32": lambda L: L.tensor([60000.0, 60000.0, -60000.0], dtype=L.float16).cumsum(0),
+    "cumprod_complex64_in_complex128": lambda L: L.tensor([1e30 + 0j, 1e30 + 0j, 1e-30 + 1j], dtype=L.complex64).cumprod(0),
+    "cumsum_complex64_in_complex128": lambda L: L.tensor([3e38 + 0j, 3e38 + 0j, -3e38 + 0j], dtype=L.complex64).cumsum(0),
+    # Complex var is var(real) + var(imag): a mean near the range stays finite.
+    "var_complex_near_range": lambda L: L.tensor([1e308 + 1j, 1e308 + 2j], dtype=L.complex128).var(),
+    "std_complex_near_range_dim": lambda L: L.tensor([[1e308 + 1j, 1e308 + 2j], [1.0 + 0j, 3.0 - 1j]], dtype=L.complex128).std(1),
+    # Empty products PyTorch's bmm path returns before its dtype checks (second operand's dtype).
+    "matmul_empty_mixed_dtypes_batched": lambda L: L.zeros(1, 2, 7, dtype=L.float16) @ L.zeros(1, 7, 0),
+    "matmul_zero_depth_mixed_batched": lambda L: L.ones(2, 3, 0, dtype=L.float16) @ L.ones(2, 0, 2),
+    "bmm_empty_batch_int8_uint8": lambda L: L.zeros(0, 1, 1, dtype=L.int8) @ L.zeros(0, 1, 2, dtype=L.uint8),
+    "matmul_matrix_by_empty_batch_mixed": lambda L: L.zeros(7, 2, dtype=L.uint8) @ L.zeros(0, 2, 3, dtype=L.bfloat16),
+    "matmul_bool_zero_depth": lambda L: L.ones(3, 0, dtype=L.bool) @ L.ones(0, 2, dtype=L.bool),
+    "matmul_bool_empty_batched": lambda L: L.ones(5, 3, 5, dtype=L.bool) @ L.ones(5, 5, 0, dtype=L.bool),
+    "tensor_minus_one_uint8_wraps": lambda L: L.tensor([-1, -255, 3], dtype=L.uint8),
+    "tensor_float_in_uint8_range_truncates": lambda L: L.tensor([255.5, -0.0, 1.9], dtype=L.uint8),
     "floor_divide_inf_nan": lambda L: L.floor_divide(L.tensor([_INF, -_INF, 5.0, -0.5, 0.5, 7.0, -7.0, 1.0]), L.tensor([2.0, 2.0, _INF, _INF, -_INF, 0.0, 0.0, -0.0])),
     "floordiv_scalar_inf": lambda L: L.tensor([_INF, -3.5, 3.5], dtype=L.float64) // 2.0,
     "div_floor_float32": lambda L: L.div(L.tensor([-0.5, 1.0, _INF]), L.tensor([_INF, _INF, 3.0]), rounding_mode="floor"),

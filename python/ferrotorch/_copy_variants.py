@@ -54,9 +54,9 @@ def slice_copy(
     """A copy of the slice ``start:end:step`` of ``input`` along ``dim``."""
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)  # PyTorch checks the dim before the step
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    d = wrap_dim(dim, input.ndim)
     return write_out(_own(input[(slice(None),) * d + (slice(start, end, step),)]), out)
 
 

@@ -110,6 +110,13 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         let v: Vec<(f64, f64)> = vals.iter().map(|s| s.to_complex()).collect();
         return Tensor::from_complex_vec(&v, &shape, dt).py();
     }
+    if !dt.is_float() && dt != DType::Bool {
+        // PyTorch stores each number into an integer dtype with a checked conversion
+        // (-1 may wrap into uint8; -0.5 or 300 may not).
+        for s in &vals {
+            ferrotorch::scalar_range::check_fits("tensor", *s, dt).py()?;
+        }
+    }
     (|| -> ferrotorch::Result<Tensor> {
         with_dtype!(dt, T => {
             let v: Vec<T> = vals.iter().map(|s| s.to_elem::<T>()).collect();
@@ -270,9 +277,12 @@ pub fn full(
 ) -> PyResult<PyTensor> {
     let _ = layout;
     let dev = check_device(device)?;
-    let shape = to_usize_shape("full", &int_list(size)?)?;
+    // PyTorch parses every argument (an int beyond 64 bits: OverflowError) before it
+    // looks at the size.
+    let size = int_list(size)?;
     let v = extract_scalar(fill_value)?
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
+    let shape = to_usize_shape("full", &size)?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v {
         Scalar::Bool(_) => DType::Bool,
         Scalar::Int(_) => DType::I64,

@@ -105,6 +105,18 @@ fn value_tensor(v: &Bound<'_, PyAny>, like: &Tensor) -> PyResult<Tensor> {
     tensor_from_data(v, Some(like.dtype()))
 }
 
+/// The key's only index tensor is a uint8 mask.
+fn is_lone_byte_mask(items: &[TensorIndex]) -> bool {
+    let tensors: Vec<&Tensor> = items
+        .iter()
+        .filter_map(|i| match i {
+            TensorIndex::Tensor(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    tensors.len() == 1 && tensors[0].dtype() == DType::U8
+}
+
 fn scalar_or_tensor(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Tensor> {
     if let Ok(t) = v.cast::<PyTensor>() {
         return Ok(t.borrow().t.clone());
@@ -139,8 +151,13 @@ impl PyTensor {
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         // PyTorch converts the value before it looks at index tensors (advanced indexing),
         // but after basic indices (ints, slices): order the errors the same way.
-        let advanced =
-            |k: &Bound<'_, PyAny>| k.cast::<PyTensor>().is_ok() || k.is_instance_of::<PyList>();
+        // A 0-d integer tensor indexes as an int does (a select), not as an index tensor.
+        let advanced = |k: &Bound<'_, PyAny>| {
+            k.cast::<PyTensor>().is_ok_and(|t| {
+                let t = &t.borrow().t;
+                t.ndim() > 0 || t.dtype().is_float() || matches!(t.dtype(), DType::U8 | DType::Bool)
+            }) || k.is_instance_of::<PyList>()
+        };
         let has_advanced = advanced(key)
             || key
                 .cast::<PyTuple>()
@@ -168,7 +185,25 @@ impl PyTensor {
                     _ => e,
                 }
             })?;
-            return self.t.index_put_(&parsed?, &v, false).py();
+            let items = parsed?;
+            if matches!(self.t.dtype(), DType::F16 | DType::BF16)
+                && value.cast::<PyTensor>().is_err()
+            {
+                // With an index tensor PyTorch makes the number a tensor of the dtype first,
+                // a checked conversion even for one element.
+                if let Ok(Some(s)) = extract_scalar(value) {
+                    ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype()).py()?;
+                }
+            }
+            if v.numel() == 1 && is_lone_byte_mask(&items) {
+                // One value through one mask is PyTorch's masked_fill_, which takes only bool
+                // masks (after it has checked the mask's shape).
+                self.t.index(&items).py()?;
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char",
+                ));
+            }
+            return self.t.index_put_(&items, &v, false).py();
         }
         let items = parsed?;
         let v = value_tensor(value, &self.t).map_err(|e| {

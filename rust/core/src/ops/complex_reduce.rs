@@ -42,17 +42,11 @@ impl Tensor {
         correction: f64,
         keepdim: bool,
     ) -> Result<Tensor> {
-        let rd = crate::ops::reduce::reduce_dims("var", dims, self.ndim())?;
-        let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
-        let dev = self.sub(&self.mean_dims(dims, true)?)?.view_as_real()?;
-        let sq = dev.mul(&dev)?.sum_dims(&[-1], false)?;
-        let rd: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
-        let ss = if rd.is_empty() {
-            sq
-        } else {
-            sq.sum_dims(&rd, keepdim)?
-        };
-        ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))
+        // var(z) = var(re z) + var(im z): each part keeps the real path's overflow handling
+        // (a mean of values near the range stays finite), so an overflowing part gives inf
+        // as PyTorch does, not inf - inf.
+        let re = self.real()?.var_dims(dims, correction, keepdim)?;
+        re.add(&self.imag()?.var_dims(dims, correction, keepdim)?)
     }
 
     /// `logsumexp`: log(sum(exp(z))), shifted by the largest real part for stability.
@@ -126,7 +120,8 @@ impl Tensor {
 
     /// `cumsum` along `dim` (already wrapped).
     pub(crate) fn complex_cumsum(&self, dim: usize) -> Result<Tensor> {
-        if self.ndim() == 0 {
+        // Nothing to add up (an empty result's strides would not view as complex).
+        if self.ndim() == 0 || self.numel() == 0 {
             return self.clone_tensor();
         }
         self.view_as_real()?
@@ -138,10 +133,17 @@ impl Tensor {
 
 impl Tensor {
     /// Complex `cumprod`: one product per position along `dim`, in order (PyTorch's
-    /// sequential kernel, so the same rounding), in differentiable ops.
+    /// sequential kernel, so the same rounding), in differentiable ops; complex64 runs in
+    /// complex128 as PyTorch's accumulate type does (1e30 * 1e30 * 1e-30 stays finite).
     pub(crate) fn complex_cumprod(&self, dim: usize) -> Result<Tensor> {
         if self.ndim() == 0 || self.shape()[dim] == 0 {
             return self.clone_tensor();
+        }
+        if self.dtype() == DType::C64 {
+            return self
+                .to_dtype(DType::C128)?
+                .complex_cumprod(dim)?
+                .to_dtype(DType::C64);
         }
         let d = dim as i64;
         let mut acc = self.select(d, 0)?;

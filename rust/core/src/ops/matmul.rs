@@ -200,6 +200,83 @@ fn dims_str(t: &Tensor) -> String {
     parts.join("x")
 }
 
+/// PyTorch's matmul folds a batched operand into a matrix (mm/mv) rather than running bmm
+/// when that needs no copy; which path runs decides what an empty product of mixed or bool
+/// dtypes gives.
+fn folds_into_matrix(a: &Tensor, b: &Tensor) -> bool {
+    let swap_last = |t: &Tensor| -> (Vec<usize>, Vec<usize>) {
+        let (mut sh, mut st) = (t.shape().to_vec(), t.strides().to_vec());
+        let n = sh.len();
+        if n >= 2 {
+            sh.swap(n - 1, n - 2);
+            st.swap(n - 1, n - 2);
+        }
+        (sh, st)
+    };
+    let ((shape1, strides1), dim2) = if a.ndim() >= b.ndim() {
+        ((a.shape().to_vec(), a.strides().to_vec()), b.ndim())
+    } else {
+        (swap_last(b), a.ndim())
+    };
+    let dim1 = shape1.len();
+    if !(dim1 >= 3 && (dim2 == 1 || dim2 == 2)) {
+        return false;
+    }
+    if a.requires_grad() || b.requires_grad() {
+        return true;
+    }
+    if a.ndim() == 2 {
+        return false;
+    }
+    if shape1.iter().product::<usize>() == 0 {
+        return true;
+    }
+    (0..dim1 - 2).all(|i| strides1[i] == strides1[i + 1] * shape1[i + 1])
+}
+
+/// An empty (or zero-depth) product of operands PyTorch's kernels would refuse (mixed dtypes,
+/// bool): its bmm path returns before any dtype check, with the second operand's dtype, and
+/// a bool matrix product of nothing is zeros. None where the refusal stands.
+fn empty_product_without_kernel(a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
+    let (na, nb) = (a.ndim(), b.ndim());
+    let (m, k1) = if na == 1 {
+        (1, a.shape()[0])
+    } else {
+        (a.shape()[na - 2], a.shape()[na - 1])
+    };
+    let (k2, n) = if nb == 1 {
+        (b.shape()[0], 1)
+    } else {
+        (b.shape()[nb - 2], b.shape()[nb - 1])
+    };
+    let batch_a = &a.shape()[..na.saturating_sub(2)];
+    let batch_b = &b.shape()[..nb.saturating_sub(2)];
+    let Ok(mut shape) = broadcast_shapes("matmul", batch_a, batch_b) else {
+        return Ok(None);
+    };
+    if k1 != k2 {
+        return Ok(None);
+    }
+    if na > 1 {
+        shape.push(m);
+    }
+    if nb > 1 {
+        shape.push(n);
+    }
+    let empty = shape.iter().product::<usize>() == 0 || k1 == 0;
+    if !empty {
+        return Ok(None);
+    }
+    let matrix_path = (na <= 2 && nb <= 2) || folds_into_matrix(a, b);
+    if matrix_path {
+        if a.dtype() == b.dtype() && !(na == 1 && nb == 1) {
+            return Ok(Some(Tensor::zeros(&shape, a.dtype())?));
+        }
+        return Ok(None);
+    }
+    Ok(Some(Tensor::zeros(&shape, b.dtype())?))
+}
+
 impl Tensor {
     /// `torch.matmul` with NumPy's rules for 1-D operands and broadcast batch dims.
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
@@ -211,6 +288,11 @@ impl Tensor {
                 a.ndim(),
                 b.ndim()
             );
+        }
+        if a.dtype() != b.dtype() || a.dtype() == DType::Bool {
+            if let Some(out) = empty_product_without_kernel(a, b)? {
+                return Ok(out);
+            }
         }
         if a.dtype() != b.dtype() {
             bail!(

@@ -10,6 +10,13 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     if x.ndim() == 0 {
         return x.copy_as(out_dt);
     }
+    // PyTorch runs float32 scans in double (its CPU accumulate type): 1e8 + 1 + 1 ... keeps
+    // the ones, and 1e30 * 1e30 * 1e-30 is 1e30, not inf.
+    let cd = if cd == DType::F32 && out_dt == DType::F32 {
+        DType::F64
+    } else {
+        cd
+    };
     let rows = to_rows(&x.to_dtype_raw(cd)?, &[dim])?;
     let out = rows.data.contiguous_copy()?;
     let inner = rows.inner.max(1);

@@ -29,9 +29,29 @@ impl Tensor {
         let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
         let x = self.to_dtype(DType::F64)?;
         let mu = x.mean_dims(dims, true)?;
-        let d = x.sub(&mu)?;
+        // PyTorch's CPU var takes a plain two-pass route when the result is one float32/64
+        // value (its mean may overflow to inf there) and Welford's otherwise.
+        let one_output = mu.numel() == 1 && matches!(self.dtype(), DType::F32 | DType::F64);
+        if one_output || mu.isfinite()?.to_vec::<bool>().iter().all(|&f| f) {
+            let d = x.sub(&mu)?;
+            let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;
+            return ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)));
+        }
+        // A sum near the float64 range overflowed: take the moments of x / max|x| and scale
+        // back, so finite values keep a finite mean (PyTorch's Welford pass: the var of
+        // [1e308, 1e308] is 0, not inf - inf).
+        let s = x.detach().abs()?.amax_dims(dims, true, true)?;
+        let one = Tensor::ones(&[], DType::F64)?;
+        let s = s.gt_scalar(Scalar::Float(0.0))?.where_(&s, &one)?;
+        let s = s.isfinite()?.where_(&s, &one)?;
+        let xs = x.div(&s)?;
+        let d = xs.sub(&xs.mean_dims(dims, true)?)?;
         let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;
-        ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))
+        // Scaled back by s twice: s * s alone may overflow where the variance does not.
+        let s = if keepdim { s } else { s.sum_dims(dims, false)? };
+        ss.div_scalar(Scalar::Float((n as f64 - correction).max(0.0)))?
+            .mul(&s)?
+            .mul(&s)
     }
 
     pub fn std_dims(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
