@@ -150,9 +150,28 @@ for _module in (_comparison, _finite_differences, _index_copy, _matrix_ops, _poi
         setattr(_core.Tensor, _method.__name__, _method)
 # Families of torch.* functions and Tensor methods written in Python, each in its own module:
 # its __all__ joins torch.*, its METHODS are attached to Tensor under their names.
-from . import _functional_aliases, _pointwise_math, _shape_and_index_ops, _statistics  # noqa: E402
+from . import (  # noqa: E402
+    _anomaly_flags,
+    _async_calls,
+    _autograd_resize,
+    _buffers,
+    _control_flow,
+    _functional_aliases,
+    _functional_rnn,
+    _householder,
+    _lowrank,
+    _norm_variants,
+    _permuted_layout,
+    _pointwise_math,
+    _process_settings,
+    _segment_reduce,
+    _shape_and_index_ops,
+    _statistics,
+    _storage,
+    _symbolic_scalars,
+)
 
-for _module in (_functional_aliases, _pointwise_math, _shape_and_index_ops, _statistics):
+for _module in (_functional_aliases, _pointwise_math, _shape_and_index_ops, _statistics, _storage, _buffers, _process_settings, _anomaly_flags, _householder, _lowrank, _segment_reduce, _norm_variants, _permuted_layout, _control_flow, _functional_rnn, _symbolic_scalars, _async_calls, _autograd_resize):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
     for _method in _module.METHODS:

@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence, Union
 from .. import _core
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from . import profiler
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx
 from .gradcheck import gradcheck, gradgradcheck
 
@@ -74,10 +75,12 @@ __all__ = [
     "Function",
     "FunctionCtx",
     "backward",
+    "detect_anomaly",
     "enable_grad",
     "grad",
     "gradcheck",
     "gradgradcheck",
+    "set_detect_anomaly",
     "inference_mode",
     "no_grad",
     "profiler",
