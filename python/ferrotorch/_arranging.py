@@ -101,6 +101,19 @@ def _promoted(tensors: Sequence[Tensor]) -> Any:
     return dtype
 
 
+def _result_type(tensors: Sequence[Tensor]) -> Any:
+    """PyTorch's ``result_type`` of several tensors: the dims tensors' promoted dtype decides,
+    the 0-d tensors' promoted dtype counts only from a higher category (bool < int < float <
+    complex), as a 0-d tensor does in a binary op."""
+    dimmed = [t.dtype for t in tensors if t.ndim]
+    zero_d = [t.dtype for t in tensors if not t.ndim]
+    if not dimmed or not zero_d:
+        return _promoted(tensors)
+    high = _promoted([_core.empty(1, dtype=d) for d in dimmed])
+    low = _promoted([_core.empty((), dtype=d) for d in zero_d])
+    return _core.result_type(_core.empty(1, dtype=high), _core.empty((), dtype=low))
+
+
 @op_entry("block_diag")
 def block_diag(*tensors: Tensor) -> Tensor:
     """The tensors (0-d as 1x1, 1-d as one row) placed along the diagonal of a matrix of zeros,
@@ -110,7 +123,7 @@ def block_diag(*tensors: Tensor) -> Tensor:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {t.ndim} dimensions")
     if not tensors:
         return _core.zeros(1, 0)
-    dtype = _promoted(tensors)
+    dtype = _result_type(tensors)
     blocks = [t.reshape(1, -1) if t.ndim < 2 else t for t in tensors]
     total = sum(b.shape[1] for b in blocks)
     rows, col = [], 0

@@ -51,13 +51,19 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *, out
     >>> torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    _check_float(input, "histogram_cpu")
     if isinstance(bins, bool) or not isinstance(bins, int):
         raise TypeError(f"histc(): argument 'bins' (position 2) must be int, not {type(bins).__name__}")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if min > max:
         raise RuntimeError("torch.histc: max must be larger than min")
+    # PyTorch's dtype errors come after the argument checks: bool fails making the bin edges,
+    # complex fails taking the data's range (when min == max) before the histogram kernel.
+    if input.dtype == _core.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    if input.is_complex() and min == max and input.numel():
+        raise TypeError(f"aminmax not implemented for {kind(input.dtype)}")
+    _check_float(input, "histogram_cpu")
     # The range in the input's dtype, as PyTorch holds its edges.
     lo = _core.full((), min, dtype=input.dtype, device=input.device)
     hi = _core.full((), max, dtype=input.dtype, device=input.device)

@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from . import _core
 from ._op_entry import op_entry
+from ._statistics_util import wrap_dim
 
 Tensor = _core.Tensor
 
@@ -21,10 +22,12 @@ def _check_y(y: Tensor, op: str) -> None:
 
 
 def _cumsum(t: Tensor, d: int) -> Tensor:
-    """Running sum along d; float32 and half types accumulate in float64 and round each prefix,
-    as PyTorch's CPU cumsum does (so overflowing partial sums behave alike)."""
+    """Running sum along d; float32, half and complex64 types accumulate in (complex) float64
+    and round each prefix, as PyTorch's CPU cumsum does (so overflowing partial sums behave alike)."""
     if t.dtype in (_core.float32, _core.float16, _core.bfloat16):
         return t.double().cumsum(d).to(t.dtype)
+    if t.dtype == _core.complex64:
+        return t.to(_core.complex128).cumsum(d).to(t.dtype)
     return t.cumsum(d)
 
 
@@ -113,9 +116,17 @@ def cumulative_trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = Non
     tensor([1.5000, 4.5000])
     """
     _both_given(x, dx, "cumulative_trapezoid")
+    # PyTorch's orders: with x, the dim (a 0-d y takes -1 and 0), the dtypes, a 1-d x's length
+    # (which reads y's size at the dim); with dx, the dtype, dx, then the dim. Slicing a 0-d y
+    # fails after these.
     if x is not None:
+        wrap_dim(dim, y.ndim)
         _check_xy(y, x, "cumulative_trapezoid")
-    _check_y(y, "cumulative_trapezoid")
+        if x.ndim == 1 and y.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    else:
+        _check_y(y, "cumulative_trapezoid")
+        h = _check_dx(1 if dx is None else dx, "cumulative_trapezoid")
     if y.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     d = _dim_of(y, dim)
@@ -124,7 +135,6 @@ def cumulative_trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = Non
     if x is not None:
         step = _x_steps(y, x, d, "cumulative_trapezoid")
         return _cumsum((left + right) * step, d) / 2
-    h = _check_dx(1 if dx is None else dx, "cumulative_trapezoid")
     return _cumsum((left + right) * (h / 2), d)
 
 

@@ -107,11 +107,15 @@ def nanmedian(input: Tensor, dim: Optional[int] = None, keepdim: bool = False, *
     >>> torch.nanmedian(torch.tensor([1., float("nan"), 3., 2.]))
     tensor(2.)
     """
-    if dim is not None and input.ndim and input.numel() == 0:
+    # PyTorch's order: the dim, an empty reduced dim, then the dtype; the median of no element
+    # at all is NaN (in the input's dtype) before any dtype check.
+    if dim is not None:
         d = wrap_dim(dim, input.ndim)
-        if input.shape[d] == 0:  # checked before the dtype, as PyTorch does
+        if input.ndim and input.numel() == 0 and input.shape[d] == 0:
             raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     if input.dtype == _core.bool or input.is_complex():
+        if dim is None and input.numel() == 0:
+            return write_out(_core.full((), float("nan"), dtype=input.dtype, device=input.device), out, "nanmedian")
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind(input.dtype)}'")
     if not input.is_floating_point():  # no NaN to skip: the median itself
@@ -173,7 +177,10 @@ def _quantile(op: str, input: Tensor, q: Any, dim: Optional[int], keepdim: bool,
     order = _sort_indices(x, -1)
     sv = x.gather(-1, order)
     lead = tuple(x.shape[:-1])
-    qs = qt.reshape(-1)  # (Q,)
+    # The ranks are computed in float64 from q as the input's dtype holds it (PyTorch's
+    # float32 1/3 * 6 is 2.00000006, whose ceil is 3); the interpolation weight is then
+    # rounded back to the input's dtype.
+    qs = qt.reshape(-1).double()  # (Q,)
     nan = x.detach().isnan()
     if skip_nan:
         valid = nan.logical_not().sum(-1, keepdim=True)  # (..., 1)
@@ -194,7 +201,7 @@ def _quantile(op: str, input: Tensor, q: Any, dim: Optional[int], keepdim: bool,
         below = ranks.floor()
         lo, hi = sv.gather(-1, below.long()), sv.gather(-1, ranks.ceil().long())
         weight = ranks - below if interpolation == "linear" else _core.full_like(ranks, 0.5)
-        result = lo.lerp(hi, weight)
+        result = lo.lerp(hi, weight.to(x.dtype))
     result = result.movedim(-1, 0)  # (Q, *rest)
     if keepdim and input.ndim:
         if dim is None:

@@ -42,7 +42,8 @@ def _working_copy(self: Tensor) -> Tensor:
 def _assign(self: Tensor, result: Tensor) -> Tensor:
     """Writes ``result`` into ``self`` in place (recorded by autograd, version bumped); refused,
     as PyTorch does after its argument checks, where elements of ``self`` share memory."""
-    if any(st == 0 and n > 1 for st, n in zip(self.stride(), self.shape)):
+    # An empty tensor has no element to share memory, expanded or not.
+    if self.numel() and any(st == 0 and n > 1 for st, n in zip(self.stride(), self.shape)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
             "Please clone() the tensor before performing the operation."
@@ -144,6 +145,58 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------------------------------------
+# index_fill: PyTorch's argument checks in its order, then the core kernel
+
+# The core's methods, taken before this module's wrappers replace them on Tensor.
+_CORE_INDEX_FILL = _core.Tensor.index_fill
+_CORE_INDEX_FILL_ = _core.Tensor.index_fill_
+_FLOAT32_MAX = 3.4028234663852886e38
+
+
+def _check_index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> None:
+    """PyTorch's order: the number's conversion, a 0-d value tensor, the index dtype, a complex
+    value into a non-complex self, the dim, the index rank, then the value's range (the core
+    checks the range and the index values; alone, it would check the dim first and cast a
+    complex value silently)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
+        # The argument parser converts the number before any check.
+        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+            )
+        complex_value = value.is_complex()
+    else:
+        complex_value = isinstance(value, complex)
+    if index.dtype != _core.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if complex_value and not self.is_complex():
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    wrap_dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise RuntimeError(f"index_fill_(): Index has to be a vector/scalar, got shape {list(index.shape)}")
+    if self.dtype == _core.complex64 and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
+        # The core stores an out-of-range value as inf; PyTorch refuses it.
+        parts = (value.real, value.imag) if isinstance(value, complex) else (float(value),)
+        if any(abs(p) > _FLOAT32_MAX and abs(p) != float("inf") for p in parts):
+            raise RuntimeError("value cannot be converted to type c10::complex<float> without overflow")
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a
+    number or a 0-d tensor)."""
+    _check_index_fill(input, dim, index, value)
+    return _CORE_INDEX_FILL(input, dim, index, value)
+
+
+def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """In-place ``index_fill``."""
+    _check_index_fill(self, dim, index, value)
+    return _CORE_INDEX_FILL_(self, dim, index, value)
+
+
+# ---------------------------------------------------------------------------------------------
 # src written into a view of a copy
 
 
@@ -178,9 +231,12 @@ def slice_scatter(
     input: Tensor, src: Tensor, dim: int = 0, start: Optional[int] = None, end: Optional[int] = None, step: int = 1
 ) -> Tensor:
     """A copy of ``input`` with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+    # PyTorch's order: a 0-d input, the dim, the step.
+    if input.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    d = wrap_dim(dim, input.ndim)
     key = (slice(None),) * d + (slice(start, end, step),)
     return _scatter_into_view(input, src, lambda t: t[key])
 
@@ -334,23 +390,37 @@ def _check_scatter(input: Tensor, dim: int, index: Tensor, src: Tensor) -> int:
     rank = max(input.ndim, 1)
     if max(index.ndim, 1) != rank:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if max(src.ndim, 1) != rank:
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     ishape = list(index.shape) or [1]
     xshape = list(input.shape) or [1]
-    sshape = list(src.shape) or [1]
-    if index.numel() and any(ishape[d] > sshape[d] or d != dim and ishape[d] > xshape[d] for d in range(rank)):
+    # PyTorch compares the sizes with self's, then (if those fit) with src's for every dim of
+    # self, reading a src with fewer dims out of range (IndexError); the src's rank is checked
+    # after that, and a size that does not fit is reported last.
+    wrong = any(d != dim and ishape[d] > xshape[d] for d in range(rank))
+    if not wrong:
+        for d in range(rank):
+            if src.ndim and d >= src.ndim:
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, {src.ndim - 1}], but got {d})")
+            if ishape[d] > (src.shape[d] if src.ndim else 1):
+                wrong = True
+                break
+    if max(src.ndim, 1) != rank:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
         raise RuntimeError(
             f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from dimension "
             f"{dim} and to be no larger size than src {list(src.shape)}"
         )
+    return dim
+
+
+def _check_scatter_bounds(input: Tensor, dim: int, index: Tensor) -> None:
+    # PyTorch checks the index values in its kernel, after the dtype dispatch.
     if index.numel():
-        size = xshape[dim]
+        size = (list(input.shape) or [1])[dim]
         flat = index.reshape(-1)
         bad = (flat < 0) | (flat >= size)
         if bool(bad.any().item()):
             raise RuntimeError(f"index {int(flat[bad][0].item())} is out of bounds for dimension {dim} with size {size}")
-    return dim
 
 
 def _scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool) -> Tensor:
@@ -388,6 +458,12 @@ def scatter_reduce(
     dim = _check_scatter(input, dim, index, src)
     if name == "mean" and input.dtype == _core.bool:
         raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+    if index.numel() and name in ("amax", "amin") and input.is_complex():
+        # PyTorch's kernel dispatch has no complex max/min (an empty index never reaches it).
+        raise NotImplementedError(
+            f"\"scatter_gather_tensor_cpu_reduce_{name}\" not implemented for '{type_name(input).replace('Tensor', '')}'"
+        )
+    _check_scatter_bounds(input, dim, index)
     if index.numel() == 0:
         return write_out(input.clone(), out)
     index = index.to(_core.int64)
@@ -423,10 +499,8 @@ def index_reduce(
     if index.dtype not in (_core.int64, _core.int32):
         raise RuntimeError(f"index_reduce_(): Expected a long tensor for index, but got {type_name(index)}")
     dim = wrap_dim(dim, input.ndim)
-    if input.ndim <= 1 and (input.dtype == _core.bool or input.is_complex()):
-        # PyTorch's kernel for a 1-D self (not the one for higher ranks) has no bool/complex.
-        raise NotImplementedError(f"\"index_func_\" not implemented for '{type_name(input).replace('Tensor', '')}'")
-    if source.ndim and dim >= source.ndim:
+    if dim > 0 and dim >= source.ndim:
+        # A 0-d source passes dim 0 (and fails on the number of indices below).
         raise RuntimeError(
             f"index_reduce_(): Indexing dim {dim} is out of bounds of the source tensor with dim {source.ndim}"
         )
@@ -448,18 +522,26 @@ def index_reduce(
             "source tensor shape must match self tensor shape, excluding the specified dimension. "
             f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
         )
+    # The kernels' dtype dispatch, after the argument checks: PyTorch's include_self=False
+    # initialisation and its kernel for a 1-d self have no bool/complex versions; its n-d
+    # kernel has, except for complex amax/amin (checked before the index values) and bool mean.
+    kind = type_name(input)
+    no_bool_complex = input.dtype == _core.bool or input.is_complex()
+    if no_bool_complex and not include_self:
+        raise NotImplementedError(f"\"index_reduce_func_exclude_input_init\" not implemented for '{kind}'")
+    if no_bool_complex and input.ndim <= 1:
+        raise NotImplementedError(f"\"index_func_\" not implemented for '{kind}'")
     x = input.reshape(1) if input.ndim == 0 else input
     s = source.reshape(1) if source.ndim == 0 else source
     flat = index.reshape(-1).to(_core.int64)
+    if flat.numel() and input.is_complex() and reduce in ("amax", "amin"):
+        op = "maximum" if reduce == "amax" else "minimum"
+        raise NotImplementedError(f"\"{op}_cpu\" not implemented for '{kind}'")
     size = x.shape[dim]
     if flat.numel() and bool(((flat < 0) | (flat >= size)).any().item()):
         raise IndexError("index out of range in self")
-    if input.dtype == _core.bool:
-        # PyTorch's kernel for a 1-d input has no bool version; its n-d one has, except for mean.
-        if reduce == "mean":
-            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-        if input.ndim <= 1:
-            raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
+    if input.dtype == _core.bool and reduce == "mean" and flat.numel():
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     view = [1] * s.ndim
     view[dim] = -1
     expanded = flat.reshape(view).expand(list(s.shape))
@@ -472,5 +554,7 @@ def index_reduce_(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
     return _assign(self, index_reduce(_working_copy(self), dim, index, source, reduce, include_self=include_self))
 
 
-FUNCTIONS = (take, put, masked_scatter, diagonal_scatter, select_scatter, slice_scatter, scatter_reduce, index_reduce)
-METHODS = FUNCTIONS + (put_, masked_scatter_, scatter_reduce_, index_reduce_)
+FUNCTIONS = (
+    take, put, masked_scatter, diagonal_scatter, select_scatter, slice_scatter, scatter_reduce, index_reduce, index_fill
+)
+METHODS = FUNCTIONS + (put_, masked_scatter_, scatter_reduce_, index_reduce_, index_fill_)

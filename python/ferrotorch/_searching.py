@@ -62,8 +62,32 @@ def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
     return _count_by_merge(seq, values, right)
 
 
+# Integer dtypes: (bits, signed), to wrap a Python int into one as a C++ cast does.
+_INT_BITS = {"uint8": (8, False), "int8": (8, True), "int16": (16, True), "int32": (32, True), "int64": (64, True)}
+
+
+def _scalar_values(seq: Tensor, value: Any) -> Tensor:
+    """A Python number searched for in ``seq``, as the 0-d tensor PyTorch makes of it: a wrapped
+    number, so it takes ``seq``'s dtype within the same category (an int into an integer
+    ``seq`` is cast with wraparound: -4 is 252 in uint8) and the default dtype's category above."""
+    name = str(seq.dtype).split(".")[-1]
+    if isinstance(value, int) and not isinstance(value, bool):
+        if name in _INT_BITS:
+            bits, signed = _INT_BITS[name]
+            v = value % (1 << bits)
+            if signed and v >= 1 << (bits - 1):
+                v -= 1 << bits
+            return _core.tensor(v, dtype=seq.dtype, device=seq.device)
+        if value >= 2**63 and seq.dtype == _core.bool:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool and UInt64")
+    dtype = _core.result_type(seq, value)
+    return _core.tensor(value, device=seq.device).to(dtype)
+
+
 def _common_dtype(a: Tensor, b: Tensor) -> tuple:
-    dtype = _core.promote_types(a.dtype, b.dtype)
+    # PyTorch's result_type: a 0-d side counts only from a higher category (an int64 0-d value
+    # searched in uint8 boundaries is cast to uint8, wrapping).
+    dtype = _core.result_type(a, b)
     return a.to(dtype), b.to(dtype)
 
 
@@ -89,7 +113,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     if sorted_sequence.ndim == 0:
         raise RuntimeError(f"{op}: boundaries tensor should have positive dimension, but got 0 dimension")
     scalar = not isinstance(input, Tensor)
-    values = _core.tensor(input, device=sorted_sequence.device) if scalar else input
+    values = _scalar_values(sorted_sequence, input) if scalar else input
     if sorted_sequence.ndim > 1:
         if scalar or values.ndim == 0:
             raise RuntimeError(f"{op}: input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim({sorted_sequence.ndim}) and input value's dim({values.ndim}) numel({values.numel()})")
@@ -106,7 +130,11 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     # all for empty input values.
     if (seq.dtype == _core.bool or seq.is_complex()) and values.numel():
         raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for '{kind(seq.dtype)}'")
-    result = _search(seq, values, right)
+    if values.numel() == 0:
+        # No kernel runs, so no comparison of the common dtype (complex has none) is needed.
+        result = _core.zeros(tuple(values.shape), dtype=_core.int64, device=values.device)
+    else:
+        result = _search(seq, values, right)
     if out_int32:
         result = result.to(_core.int32)
     return write_out(result, out, "searchsorted")

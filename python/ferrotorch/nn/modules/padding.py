@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Tuple
 
 from ... import _core
-from ..._index_ops import pad as _constant_pad
 from ..._op_entry import op_entry
 from .module import Module
 
@@ -65,6 +64,35 @@ def _check_sizes(input: Tensor, pad: Sequence[int], mode: str) -> None:
 _PAD_OPS = {("reflect", 1): "reflection_pad1d", ("reflect", 2): "reflection_pad2d", ("reflect", 3): "reflection_pad3d", ("replicate", 1): "replication_pad1d", ("replicate", 2): "replication_pad2d", ("replicate", 3): "replication_pad3d"}
 
 
+def constant_pad_scalar(input: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:
+    """Constant padding (negative amounts crop) with ``value`` taken as PyTorch's Scalar: an
+    int stays exact, a complex fills a bool or complex tensor (``torch.constant_pad_nd``'s
+    value; ``F.pad`` passes a float). ``pad`` lists (left, right) pairs from the last dim and
+    is assumed no longer than twice the rank.
+
+    As in PyTorch, the value is converted (and refused where the dtype cannot hold it) exactly
+    when some amount is positive, even where the result is empty."""
+    pad = [int(p) for p in pad]
+    shape = list(input.shape)
+    crop: List[Any] = [slice(None)] * input.ndim
+    place: List[Any] = [slice(None)] * input.ndim
+    for k in range(len(pad) // 2):
+        d = input.ndim - 1 - k
+        size, left, right = shape[d], pad[2 * k], pad[2 * k + 1]
+        if size + min(left, 0) + min(right, 0) < 0 or size + left + right < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        kept = size + min(left, 0) + min(right, 0)
+        crop[d] = slice(max(-left, 0), max(-left, 0) + kept)
+        place[d] = slice(max(left, 0), max(left, 0) + kept)
+        shape[d] = size + left + right
+    if not any(p > 0 for p in pad):
+        return input[tuple(crop)].clone()  # cropping only: no value is written, none checked
+    _core.full((), value, dtype=input.dtype)  # the value's conversion check, also for an empty result
+    out = _core.full(shape, value, dtype=input.dtype)
+    out[tuple(place)] = input[tuple(crop)]
+    return out
+
+
 def _pad_op_name(*args: Any, **kwargs: Any) -> Optional[str]:
     """The aten op ``pad`` runs for these arguments (autocast's policy is per padding op)."""
     pad_arg = kwargs.get("pad", args[1] if len(args) > 1 else ())
@@ -84,6 +112,10 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     >>> torch.nn.functional.pad(torch.arange(4.0).reshape(1, 1, 4), (2, 1), mode="reflect")
     tensor([[[2., 1., 0., 1., 2., 3., 2.]]])
     """
+    if mode == "constant" and value is not None:
+        if isinstance(value, complex):
+            raise TypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
+        value = float(value)  # PyTorch's F.pad takes the value as a float (2**63 - 1 overflows int64)
     pad = [int(p) for p in pad]
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -92,11 +124,7 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
             f"Padding length should be less than or equal to two times the input dimension but got padding length {len(pad)} and input of dimension {input.ndim}"
         )
     if mode == "constant":
-        for k in range(len(pad) // 2):
-            size, left, right = input.shape[input.ndim - 1 - k], pad[2 * k], pad[2 * k + 1]
-            if size + min(left, 0) + min(right, 0) < 0 or size + left + right < 0:
-                raise RuntimeError("narrow(): length must be non-negative.")
-        return _constant_pad(input, pad, "constant", value)
+        return constant_pad_scalar(input, pad, 0 if value is None else value)
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
