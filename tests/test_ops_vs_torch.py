@@ -154,7 +154,21 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 # Edge cases found by the differential fuzzer (tests/fuzz), each written once against a library
 # module ``L`` and compared with PyTorch: values, dtype and shape.
 _INF = float("inf")
+_NAN = float("nan")
 EDGE_CASES = {
+    "isnan_isinf_isfinite_complex": lambda L: L.stack([f(L.tensor([complex(_NAN, 0), complex(0, _INF), complex(_INF, _NAN), 1 + 2j, complex(_NAN, _INF)])) for f in (L.isnan, L.isinf, L.isfinite)]),
+    # A real number added to (subtracted from) a half tensor is rounded to the half type first;
+    # mul/div keep it in float32, methods and operators alike.
+    "half_add_number_beyond_range": lambda L: L.stack([L.full((2,), -_INF, dtype=L.float16) + 70000.0, 70000.0 + L.full((2,), -_INF, dtype=L.float16), L.full((2,), _INF, dtype=L.float16) - 70000.0]),
+    "half_0d_radd_beyond_range": lambda L: 70000.0 + L.tensor(-_INF, dtype=L.float16),
+    "half_mul_div_methods_keep_float32": lambda L: L.stack([L.zeros(2, dtype=L.float16).mul(70000.0), L.full((2,), _INF, dtype=L.float16).div(70000.0), L.mul(L.zeros(2, dtype=L.float16), 70000.0)]),
+    "tanh_complex64_near_pole": lambda L: L.tanh(L.tensor([complex(4.0040211e-09, -1.5711708), complex(0.5, 0.3), complex(30, 1), complex(-2.0, 1.5706)], dtype=L.complex64)),
+    "tanh_complex128_near_pole": lambda L: L.tanh(L.tensor([complex(1e-9, 1.5707963), complex(0.25, -1.57)], dtype=L.complex128)),
+    "cumprod_complex_starts_from_one": lambda L: L.tensor([complex(_INF, 2), 1 + 1j]).cumprod(0),
+    "lerp_complex_infinite_start": lambda L: L.lerp(L.tensor([complex(_INF, -0.6749)], dtype=L.complex64), L.tensor([0.74 + 2.9j], dtype=L.complex64), L.tensor([1.776 + 0.377j], dtype=L.complex64)),
+    "var_empty_dim_is_nan": lambda L: L.zeros(3, 0).var(1),
+    "std_empty_all_is_nan": lambda L: L.zeros(0, 4, dtype=L.float64).std(),
+    "var_overflowing_rows_along_dim": lambda L: L.tensor([[1e308, 1e308], [3.0, 5.0]], dtype=L.float64).var(1),
     # Scans in PyTorch's CPU accumulate type: float32 in double, half in float, complex64 in
     # complex128.
     "cumsum_float32_accumulates_in_double": lambda L: L.tensor([1e8] + [1.0] * 100).cumsum(0),

@@ -120,6 +120,27 @@ fn apply_binary_profiled(
     )
 }
 
+/// PyTorch's add/sub of a half tensor and a real number round the number to the half type
+/// first (70000.0 is inf in float16; mul/div keep it in float32).
+fn number_in_half_type(a: &Tensor, s: Scalar) -> PyResult<Scalar> {
+    if !matches!(a.dtype(), DType::F16 | DType::BF16) || !matches!(s, Scalar::Float(_)) {
+        return Ok(s);
+    }
+    Tensor::scalar(s, a.dtype()).item().py()
+}
+
+/// A real number operand of mul/div on a half tensor, kept in float32 as the operator does
+/// (`t.mul(70000.0)` of 0 is 0, not 0 * inf); None for anything else.
+fn half_opmath_number(a: &Tensor, other: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
+    if !matches!(a.dtype(), DType::F16 | DType::BF16) {
+        return Ok(None);
+    }
+    Ok(match extract_operand(other)? {
+        Some(Operand::S(s @ Scalar::Float(_))) => Some(Operand::S(s)),
+        _ => None,
+    })
+}
+
 /// The result of a binary dunder: a tensor, or NotImplemented for foreign operands.
 fn binary_dunder(
     py: Python<'_>,
@@ -133,6 +154,12 @@ fn binary_dunder(
     };
     // PyTorch's __radd__/__rmul__ are add/mul with the tensor first (`t + alpha * number`).
     let reflected = reflected && !matches!(op, BinaryOp::Add | BinaryOp::Mul);
+    let b = match b {
+        Operand::S(s) if matches!(op, BinaryOp::Add | BinaryOp::Sub) => {
+            Operand::S(number_in_half_type(a, s)?)
+        }
+        b => b,
+    };
     if reflected && op == BinaryOp::Sub && matches!(a.dtype(), DType::F16 | DType::BF16) {
         if let Operand::S(s) = &b {
             if !matches!(s, Scalar::Complex(..)) {
@@ -553,6 +580,12 @@ impl PyTensor {
         self.sub(py, other, alpha)
     }
     fn mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        if let Some(s) = half_opmath_number(&self.t, other)? {
+            let r = maybe_detach(py, self.t.numel(), || {
+                apply_binary(&self.t, &s, BinaryOp::Mul, false)
+            });
+            return Ok(PyTensor::new(r.py()?));
+        }
         let b = operand_tensor(&self.t, other, "mul")?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::mul", &[&self.t, &b], || self.t.mul(&b))
@@ -580,6 +613,14 @@ impl PyTensor {
             )))
             }
         };
+        if op == BinaryOp::Div {
+            if let Some(s) = half_opmath_number(&self.t, other)? {
+                let r = maybe_detach(py, self.t.numel(), || {
+                    apply_binary(&self.t, &s, BinaryOp::Div, false)
+                });
+                return Ok(PyTensor::new(r.py()?));
+            }
+        }
         let b = float_op_operand(&self.t, other, op)?;
         let r = profiler::run("aten::div", &[&self.t, &b], || match op {
             BinaryOp::Div => py.detach(|| self.t.div(&b)),

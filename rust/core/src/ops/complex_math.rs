@@ -94,7 +94,15 @@ fn tanh<F: Part>(z: Complex<F>) -> Complex<F> {
             F::zero().copysign((two * z.im).sin()),
         );
     }
-    z.tanh()
+    // (tanh x + i tan y) / (1 + i tanh x tan y) in cosh/sinh terms: no 1 + cos 2y that
+    // cancels near the poles (y = pi/2), where tan y carries the digits.
+    let one = F::one();
+    let t = z.im.tan();
+    let beta = one + t * t;
+    let s = z.re.sinh();
+    let rho = (one + s * s).sqrt();
+    let den = one + beta * s * s;
+    Complex::new(beta * rho * s / den, t / den)
 }
 
 /// log(1 + z), accurate near z = 0 (log(1 + z) itself loses the small real part).
@@ -348,7 +356,7 @@ fn unary_kernel<F: Part>(op: UnaryOp, x: &[Complex<F>], o: &mut [Complex<F>]) ->
         Tan => map(x, o, |z| z.tan()),
         Sinh => map(x, o, |z| z.sinh()),
         Cosh => map(x, o, |z| z.cosh()),
-        Tanh => map(x, o, tanh),
+        Tanh => map(x, o, |z| in_f64(z, tanh)),
         Sigmoid => map(x, o, |z| div(one, one + (-z).exp())),
         Silu => map(x, o, |z| div(z, one + (-z).exp())),
         Asin => map(x, o, |z| in_f64(z, complex_arc::asin)),

@@ -146,7 +146,10 @@ impl Tensor {
                 .to_dtype(DType::C64);
         }
         let d = dim as i64;
-        let mut acc = self.select(d, 0)?;
+        // The running product starts from 1, as PyTorch's kernel does: 1 * (inf + 2i) is
+        // inf + NaN i under complex multiplication.
+        let one = Tensor::full(&[], Scalar::Complex(1.0, 0.0), self.dtype())?;
+        let mut acc = one.mul(&self.select(d, 0)?)?;
         let mut parts = vec![acc.clone()];
         for k in 1..self.shape()[dim] as i64 {
             acc = acc.mul(&self.select(d, k)?)?;
