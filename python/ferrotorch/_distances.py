@@ -33,8 +33,9 @@ def _pnorm(x: Tensor, p: float, dim: Any, keepdim: bool = False) -> Tensor:
     """The p-norm of real ``x`` over ``dim`` (an int, a tuple, or None for all elements)."""
     dims = tuple(range(x.ndim)) if dim is None else dim
     if p == 0:
-        # Counts non-zeros; sign(|x|) keeps the result attached to the graph with gradient 0.
-        return x.abs().sign().sum(dims, keepdim)
+        # Counts non-zeros (NaN among them, as PyTorch's x != 0); the zero term keeps the result
+        # attached to the graph with gradient 0 (x * 0 is NaN at NaN and inf, hence zeroed).
+        return (x != 0).to(x.dtype).sum(dims, keepdim) + (x * 0).nan_to_num(0.0, 0.0, 0.0).sum(dims, keepdim)
     if p == math.inf:
         return x.abs().amax(dims, keepdim)
     if p == -math.inf:
@@ -79,15 +80,16 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Optional[Tensor] = None
     n = x.shape[1]
     _check_weights(fweights, "fweights", n, True)
     _check_weights(aweights, "aweights", n, False)
-    dtype = x.dtype if x.is_floating_point() or x.is_complex() else _core.get_default_dtype()
-    if aweights is not None:
-        dtype = _core.promote_types(dtype, aweights.dtype)
-    x = x.to(dtype)
+    if x.is_floating_point() or x.is_complex():
+        dtype = x.dtype if aweights is None else _core.promote_types(x.dtype, aweights.dtype)
+        x = x.to(dtype)
+    # An integer input stays integer, as in PyTorch: its (weighted) sum is taken in int64,
+    # wrapping on overflow, and only the mean (a true division) and what follows are floating.
     w = fweights
     if aweights is not None:
         w = aweights if w is None else w * aweights
     if w is None:
-        avg = x.mean(1)
+        avg = x.mean(1) if x.is_floating_point() or x.is_complex() else x.sum(1) / n
         norm: Any = n - correction
         too_few = norm <= 0
     else:
@@ -162,20 +164,38 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         raise RuntimeError("cdist only supports non-negative p values")
     batch = tuple(_core.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
     rows1, rows2, m = x1.shape[-2], x2.shape[-2], x1.shape[-1]
-    if rows1 == 0 or rows2 == 0 or m == 0:
+    if rows1 == 0 or rows2 == 0 or m == 0 or 0 in batch:
         # PyTorch's kernel (and its dtype checks) never runs for an empty result or rows.
         return _core.zeros(batch + (rows1, rows2), dtype=x1.dtype, device=x1.device)
-    if x1.dtype != x2.dtype:
-        raise RuntimeError(f"expected scalar type {kind(x1.dtype)} but found {kind(x2.dtype)}")
-    if x1.dtype in (_core.float16, _core.bfloat16):
-        raise NotImplementedError(f"\"cdist\" not implemented for '{kind(x1.dtype)}'")
+    use_mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25)))
+    if use_mm and x1.dtype != x2.dtype:
+        # The matrix-product form (which takes half types) fails only at its matmul.
+        raise RuntimeError(f"cdist: expected m1 and m2 to have the same dtype, but got: {kind(x1.dtype)} != {kind(x2.dtype)}")
+    if not use_mm:
+        # PyTorch's direct kernel is chosen by x1's dtype (no half types), then reads x2 as it.
+        if x1.dtype in (_core.float16, _core.bfloat16):
+            raise NotImplementedError(f"\"cdist\" not implemented for '{kind(x1.dtype)}'")
+        if x1.dtype != x2.dtype:
+            raise RuntimeError(f"cdist: expected scalar type {kind(x1.dtype)} but found {kind(x2.dtype)}")
     a = x1.expand(batch + (rows1, m))
     b = x2.expand(batch + (rows2, m))
-    use_mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25)))
     if use_mm:
-        sq = (a * a).sum(-1, keepdim=True) - 2 * a.matmul(b.transpose(-1, -2)) + (b * b).sum(-1).unsqueeze(-2)
+        # PyTorch's arrangement: one product of [-2a, |a|^2, 1] and [b, 1, |b|^2], so a half
+        # input is rounded once, after the (float32-accumulated) matmul.
+        na = a.pow(2).sum(-1, keepdim=True)
+        nb = b.pow(2).sum(-1, keepdim=True)
+        left = _core.cat([a * -2, na, _core.ones_like(na)], -1)
+        right = _core.cat([b, _core.ones_like(nb), nb], -1)
+        sq = left.matmul(right.transpose(-1, -2))
         return _root(sq.clamp_min(0), 2)
     diff = a.unsqueeze(-2) - b.unsqueeze(-3)
+    if p == math.inf:
+        # PyTorch's kernel keeps a running max from 0 that a NaN never replaces: NaNs are skipped.
+        d = diff.abs()
+        return d.masked_fill(d.isnan(), 0).amax(-1)
+    if p == 0:
+        # PyTorch's pairwise kernels count min(ceil(|d|), 1): a NaN difference makes a NaN distance.
+        return _pnorm(diff, p, -1).masked_fill(diff.isnan().any(-1), math.nan)
     return _pnorm(diff, p, -1)
 
 
@@ -214,10 +234,16 @@ def _renorm_factor(input: Tensor, p: Any, dim: int, maxnorm: float) -> Tensor:
         for o in others:
             if input.shape[o] == 0:  # a max over nothing has no value
                 raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension {o}because this dimension is empty and the operation does not have an identity")
-    norm = _pnorm(input.abs() if input.is_complex() else input, p, others, True)
+    # PyTorch takes linalg.vector_norm (a one-element slice's 2-norm is its modulus, with no
+    # overflowing square), half types accumulated and scaled in float32.
+    x = input.float() if input.dtype in (_core.float16, _core.bfloat16) else input
+    norm = x.norm(p, list(others), True)
+    if norm.is_complex():
+        norm = norm.real
     # Sub-tensors over the limit are scaled to it (the 1e-7 as PyTorch's); others are kept.
     scale = maxnorm / (norm + 1e-7)
-    return _core._where3(norm > maxnorm, scale, _core.ones_like(scale))
+    factor = _core._where3(norm > maxnorm, scale, _core.ones_like(scale))
+    return factor.to(input.dtype) if x is not input else factor
 
 
 @op_entry("renorm")

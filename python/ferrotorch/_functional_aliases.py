@@ -155,19 +155,33 @@ def _batch_and_channels(input: Tensor) -> None:
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: float = 1e-05, cudnn_enabled: bool = True) -> Tensor:
-    """Normalizes each group of channels of [N, C, *]."""
+    """Normalizes each group of channels of [N, C, *]. ATen's order of checks: channels and
+    spatial size non-zero, ``num_groups`` positive and dividing C, the affine shapes; an empty
+    batch then returns before the dtype is looked at."""
     _batch_and_channels(input)
-    if num_groups <= 0:
-        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     hxw = 1
     for n in input.shape[2:]:
         hxw *= n
-    if input.shape[1] == 0:
+    c = input.shape[1]
+    if c == 0:
         raise RuntimeError("Expected number of channels to be greater than 0, got 0")
     if hxw == 0:
         raise RuntimeError("Expected HxW to be greater than 0, got 0")
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+    if c % num_groups != 0:
+        raise RuntimeError(
+            f"Expected number of channels in input to be divisible by num_groups, but got input of shape {list(input.shape)} and num_groups={num_groups}"
+        )
+    for what, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.shape[0] != c):
+            raise RuntimeError(
+                f"Expected {what} to be a vector of size equal to the number of channels in input, but got {what} of shape {list(t.shape)} and input of shape {list(input.shape)}"
+            )
     if input.numel() == 0:  # an empty batch: nothing to normalize, any dtype
         return input.clone()
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for '{_kind(input.dtype)}'")
     return F.group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -182,13 +196,18 @@ def _kind(dtype: Any) -> str:
 def _normalize_by_stats(input: Tensor, dims: Sequence[int], eps: float) -> Tensor:
     """(x - mean) / sqrt(biased var + eps) over ``dims`` (none: each element alone); half
     types computed in float32 as PyTorch's CPU kernels do."""
-    x = input.float() if input.dtype in (_core.float16, _core.bfloat16) else input
+    half = input.dtype in (_core.float16, _core.bfloat16)
+    x = input.float() if half else input
     if dims:
         mean = x.mean(list(dims), keepdim=True)
         var = x.var(list(dims), unbiased=False, keepdim=True)
     else:
         mean, var = x, x * 0
-    return ((x - mean) * (var + eps).rsqrt()).to(input.dtype)
+    invstd = (var + eps).rsqrt()
+    if half:
+        # PyTorch keeps the saved mean and invstd in the input's dtype and normalizes with those.
+        mean, invstd = mean.to(input.dtype).float(), invstd.to(input.dtype).float()
+    return ((x - mean) * invstd).to(input.dtype)
 
 
 def batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], running_mean: Optional[Tensor], running_var: Optional[Tensor], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
@@ -201,6 +220,13 @@ def batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], 
         return input.clone()
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(f"{'running_mean' if running_mean is None else 'running_var'} must be defined in evaluation mode")
+    if training and input.ndim == 1 and not input.is_contiguous() and not (input.is_floating_point() or input.is_complex()):
+        # ATen's CPU kernel takes a strided input's batch mean (over no dims: all of them)
+        # before it reads size(1), so the integer mean fails first.
+        raise NotImplementedError(
+            "batch_norm: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            f"Got: {_kind(input.dtype)}"
+        )
     _batch_and_channels(input)
     if not input.is_floating_point():
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_kind(input.dtype)}'")
@@ -458,9 +484,15 @@ def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Union[int, float, 
     (before, after) pairs from the last dim."""
     if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
         raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
-    if isinstance(value, complex) and not input.is_complex() and input.dtype != _core.bool:
-        raise RuntimeError(f"value cannot be converted to type {str(input.dtype).split('.')[-1]} without overflow")
-    return F.pad(input, list(pad), "constant", value)
+    # Not through F.pad, which takes the value as a float (2**63 - 1 would overflow int64); a
+    # value is only converted when something is padded.
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions of the input. Pad length is {len(pad)} while the input has {input.ndim} dimensions.")
+    from .nn.modules.padding import constant_pad_scalar
+
+    return constant_pad_scalar(input, list(pad), value)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -253,6 +253,40 @@ def movedim(input: Tensor, source: Union[int, Sequence[int]], destination: Union
     return input.permute(tuple(perm))
 
 
+def _einsum_pair_dtypes(prepared: List[Tuple[str, Tensor]], out: str, sizes: dict) -> Optional[Tensor]:
+    """PyTorch's dtype rules for a pair of operands. A summed letter of size 1 in either
+    operand is summed out of the other first, so only letters of size > 1 in both need bmm;
+    without one the pair is a broadcast product (types promote). bmm runs on the left
+    operand's kernel (none for bool), then requires the right one to match; an empty operand
+    skips it all: zeros of the right operand's dtype."""
+    from ._statistics_util import kind
+
+    (tl, a), (tr, b) = prepared
+    own_a, own_b = dict(zip(tl, a.shape)), dict(zip(tr, b.shape))
+    if any(c in own_b and c not in out and own_a[c] != 1 and own_b[c] != 1 for c in tl):
+        if a.numel() == 0 or b.numel() == 0:
+            return _core.zeros([sizes[c] for c in out], dtype=b.dtype)
+        if a.dtype == _core.bool:
+            raise NotImplementedError("einsum(): \"bmm\" not implemented for 'Bool'")
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"einsum(): expected scalar type {kind(a.dtype)} but found {kind(b.dtype)}")
+    return None
+
+
+def _einsum_sum_private(prepared: List[Tuple[str, Tensor]], out: str) -> List[Tuple[str, Tensor]]:
+    """PyTorch first sums, within each operand of a pair, the summed letters the other operand
+    lacks (or holds with size 1): values then follow its order (an inf times a mixed-sign sum
+    stays infinite instead of meeting -inf), and such a plain sum widens integers to int64."""
+    (tl, a), (tr, b) = prepared
+    own_a, own_b = dict(zip(tl, a.shape)), dict(zip(tr, b.shape))
+
+    def private(t: str, own: dict, other: dict) -> Tuple[int, ...]:
+        return tuple(i for i, c in enumerate(t) if c not in out and own[c] != 1 and other.get(c, 1) == 1)
+
+    da, db = private(tl, own_a, own_b), private(tr, own_b, own_a)
+    return [(tl, a.sum(da, keepdim=True) if da else a), (tr, b.sum(db, keepdim=True) if db else b)]
+
+
 def einsum(equation: str, *operands: Any) -> Tensor:
     """Einstein summation built from diagonal, permute, broadcast multiply, sum and matmul.
 
@@ -284,7 +318,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
-    if any(op.dtype != operands[0].dtype for op in operands):
+    if len(operands) > 2 and any(op.dtype != operands[0].dtype for op in operands):
         # PyTorch contracts with bmm, which takes one dtype.
         other = next(op.dtype for op in operands if op.dtype != operands[0].dtype)
         raise RuntimeError(f"einsum(): expected scalar type {operands[0].dtype} but found {other}")
@@ -305,6 +339,11 @@ def einsum(equation: str, *operands: Any) -> Tensor:
                 raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes: subscript '{c}' has size {s} and {sizes[c]}")
             sizes[c] = s if sizes.get(c, 1) == 1 else sizes[c]  # 1 broadcasts (to 0 too)
         prepared.append((t, op))
+    if len(prepared) == 2:
+        prepared = _einsum_sum_private(prepared, out)
+        early = _einsum_pair_dtypes(prepared, out, sizes)
+        if early is not None:
+            return early
     letters = list(out) + sorted({c for t, _ in prepared for c in t if c not in out})
     # Bring every operand to the full letter order, multiply with broadcasting, sum the rest.
     result = None

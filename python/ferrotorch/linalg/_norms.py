@@ -45,6 +45,40 @@ def _cast(op: str, x: Tensor, dtype: Any) -> Tensor:
     return x.to(dtype)
 
 
+def _wrap_norm_dim(x: Tensor, d: int) -> int:
+    n = max(x.ndim, 1)  # a 0-d tensor takes dims 0 and -1
+    if not -n <= d < n:
+        raise IndexError(f"norm: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
+def check_vector_norm_dims(x: Tensor, ord: float, dims: Optional[Sequence[int]]) -> None:
+    """The argument checks of a vector norm, in PyTorch's order: for an order without an
+    identity (negative or inf) on an empty tensor, each reduced dim in turn must exist and be
+    non-empty (all dims when ``dims`` is None or empty); then the dims are wrapped one by one,
+    an out-of-range dim (IndexError) or a repeat (RuntimeError) failing where it is met."""
+    if x.numel() == 0 and (ord < 0 or ord == math.inf):
+        shown = format(ord, "g")
+        if not dims:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {shown} norm on an empty tensor because the operation does not have an identity"
+                f" (shape {list(x.shape)})"
+            )
+        for d in dims:
+            if x.shape[_wrap_norm_dim(x, d)] == 0:
+                # PyTorch's message, missing space included.
+                raise RuntimeError(
+                    f"linalg.vector_norm cannot compute the {shown} norm on the dimension {d}because this dimension is empty"
+                    f" and the operation does not have an identity (shape {list(x.shape)})"
+                )
+    seen: set = set()
+    for d in dims or ():
+        w = _wrap_norm_dim(x, d)
+        if w in seen:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        seen.add(w)
+
+
 def vector_norm(x: Tensor, ord: Union[int, float] = 2, dim: Dim = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The vector ``ord``-norm of x over ``dim`` (all elements when None): ``sum(|x|^ord)^(1/ord)``,
     ``max |x|`` for inf, ``min |x|`` for -inf, the count of nonzeros for 0.
@@ -59,15 +93,7 @@ def vector_norm(x: Tensor, ord: Union[int, float] = 2, dim: Dim = None, keepdim:
         _check_float("linalg.vector_norm", x)
         x = _cast("linalg.vector_norm", x, dtype)
     dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
-    if dims is not None:
-        n = max(x.ndim, 1)
-        for d in dims:  # every dim is range-checked before duplicates are looked for
-            if not -n <= d < n:
-                raise IndexError(f"norm: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-        wrapped = [d % x.ndim if x.ndim else d for d in dims]
-        for d in wrapped:
-            if wrapped.count(d) > 1:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    check_vector_norm_dims(x, float(ord), dims)
     return x.norm(float(ord), dims, keepdim)
 
 

@@ -4,11 +4,12 @@ norms), plus the deprecated ``torch.nuclear_norm`` and ``torch.frobenius_norm``.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, Optional, Sequence, Union
 
-from .._core import Tensor
-from ._norms import matrix_norm, vector_norm
+from .._core import Tensor, bfloat16, float16
+from ._norms import check_vector_norm_dims, matrix_norm, vector_norm
 
 Dim = Optional[Union[int, Sequence[int]]]
 
@@ -57,8 +58,26 @@ def _tensor_norm(self: Tensor, p: Union[str, float, int, None] = "fro", dim: Dim
     to the Rust reduction."""
     if dtype is None and (p is None or (not isinstance(p, str) and isinstance(p, (int, float)))):
         if self.dtype.is_floating_point or self.dtype.is_complex:
+            order = 2.0 if p is None else float(p)
+            check_vector_norm_dims(self, order, _dims(dim))
+            if -math.inf < order < 0:
+                return _negative_order_norm(self, order, _dims(dim), keepdim)
+            if self.dtype in (float16, bfloat16):
+                # PyTorch accumulates a half norm in float32 and rounds once: the sum of
+                # squares of float16 values overflows where their norm does not.
+                return _native_norm(self.float(), p, dim, keepdim).to(self.dtype)
             return _native_norm(self, p, dim, keepdim)
     return norm(self, p, dim, keepdim, dtype=dtype)
+
+
+def _negative_order_norm(x: Tensor, order: float, dims: Optional[list], keepdim: bool) -> Tensor:
+    """(sum |x|^p)^(1/p) for a finite p < 0, composed: a slice of infinities has norm inf
+    (0^(1/p)) and one holding a zero has norm 0, which the Rust reduction gets wrong for
+    the former (it returns 0)."""
+    src = x.float() if x.dtype in (float16, bfloat16) else x
+    dims = dims or list(range(src.ndim))
+    r = src.abs().pow(order).sum(dims, keepdim=keepdim).pow(1.0 / order)
+    return r.to(x.dtype) if src is not x else r
 
 
 def nuclear_norm(input: Tensor, dim: Optional[Sequence[int]] = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:

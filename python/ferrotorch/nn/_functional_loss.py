@@ -434,7 +434,14 @@ def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, r
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _ft.xlogy(target, target) - target * input
+        if target.dtype in (_ft.float16, _ft.bfloat16):
+            # PyTorch's half xlogy is x * log(y) with log(y) rounded to the half type first
+            # (c10's log of a Half is a Half); the Rust kernel keeps log(y) in float32, an
+            # ulp away. t log t, 0 at t == 0 (log taken of 1 there, keeping the gradient finite).
+            entropy = target * target.masked_fill(target == 0, 1).log()
+        else:
+            entropy = _ft.xlogy(target, target)
+        loss = entropy - target * input
     if reduction == "batchmean":
         return loss.sum() / input.shape[0] if input.ndim > 0 else loss.sum()
     return _reduce(loss, reduction)

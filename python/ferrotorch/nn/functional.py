@@ -200,3 +200,16 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, o
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("annotations", "Any", "Optional", "Tensor")]
+
+# The __torch_function__ protocol helpers and functional-only helpers PyTorch's F exports.
+from ._functional_dispatch import (  # noqa: E402
+    assert_int_or_pair,
+    boolean_dispatch,
+    conv_tbc,
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
+
+__all__ += ["conv_tbc", "assert_int_or_pair", "boolean_dispatch", "handle_torch_function", "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic"]

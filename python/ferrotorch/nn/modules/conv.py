@@ -94,6 +94,12 @@ def _integer_conv(fn: Any, input: Tensor, weight: Tensor, bias: Optional[Tensor]
     stay below 2**53) and cast back; None for floating inputs."""
     if input.is_floating_point() or input.is_complex():
         return None
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype}) and bias type ({bias.dtype}) should be the same")
+    if input.dtype == _core.bool:
+        # PyTorch's CPU kernels take every integer type but bool.
+        kernel = "compute_columns3d" if fn is conv3d else "slow_conv2d_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if weight.dtype != input.dtype or (bias is not None and bias.dtype != input.dtype):
         other = weight.dtype if weight.dtype != input.dtype else bias.dtype  # type: ignore[union-attr]
         raise RuntimeError(f"Input type ({input.dtype}) and weight type ({other}) should be the same")
@@ -102,9 +108,62 @@ def _integer_conv(fn: Any, input: Tensor, weight: Tensor, bias: Optional[Tensor]
     return out.to(input.dtype)
 
 
+def _empty_conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], n: int, stride: Any, padding: Any, dilation: Any) -> Optional[Tensor]:
+    """PyTorch's result for an input with no samples or no channels (None otherwise): no
+    kernel runs, so integer and mixed dtypes pass; the output shape is checked and computed as
+    usual except that a channel-less input gives a channel-less output. Its dtype is that of
+    input * weight: with no channels both promote; with no samples the weight counts as a
+    scalar (only a higher category, e.g. float over int, wins)."""
+    x = input if input.ndim == n + 2 else input.unsqueeze(0)
+    if x.shape[0] != 0 and x.shape[1] != 0:
+        return None
+    s, d = _ntuple(stride, n), _ntuple(dilation, n)
+    if any(v <= 0 for v in s + d):
+        raise RuntimeError(f"conv{n}d: non-positive stride or dilation is not supported (stride={list(s)}, dilation={list(d)})")
+    k = tuple(weight.shape[2:])
+    spatial = tuple(x.shape[2:])
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+        p = (0,) * n
+    else:
+        p = _ntuple(padding, n)
+    padded = tuple(spatial[i] + 2 * p[i] for i in range(n))
+    extent = tuple(d[i] * (k[i] - 1) + 1 for i in range(n))
+    if any(padded[i] < extent[i] for i in range(n)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: ({' x '.join(map(str, extent))}). "
+            "Kernel size can't be greater than actual input size"
+        )
+    if bias is not None:
+        if bias.ndim != 1 or bias.shape[0] != weight.shape[0]:
+            raise RuntimeError(
+                f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead"
+            )
+        if bias.dtype != input.dtype:
+            raise RuntimeError(f"conv{n}d: Input type ({input.dtype}) and bias type ({bias.dtype}) should be the same")
+    if padding == "same":
+        outs = spatial
+    else:
+        outs = tuple((padded[i] - extent[i]) // s[i] + 1 for i in range(n))
+    if x.shape[1] == 0:
+        dtype, channels = _core.promote_types(input.dtype, weight.dtype), 0
+    else:
+        dtype, channels = _core.result_type(input, _core.zeros((), dtype=weight.dtype)), weight.shape[0]
+    out = _core.zeros((x.shape[0], channels) + outs, dtype=dtype)
+    # The output is empty; it still hangs off the graph (zero gradients), as PyTorch's does.
+    for t in (input, weight, bias):
+        if t is not None and t.requires_grad:
+            out = out + t.sum().to(dtype) * 0
+    return out if input.ndim == n + 2 else out.squeeze(0)
+
+
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """1-D convolution over [N, C, L] (or [C, L]) inputs; ``padding`` may be 'same' or 'valid'."""
     _check_conv("conv1d", input, weight, groups, 1, False)
+    empty = _empty_conv(input, weight, bias, 1, stride, padding, dilation)
+    if empty is not None:
+        return empty
     as_int = _integer_conv(conv1d, input, weight, bias, stride, padding, dilation, groups)
     if as_int is not None:
         return as_int
@@ -114,6 +173,9 @@ def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
 def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """2-D convolution over [N, C, H, W] (or [C, H, W]) inputs; ``padding`` may be 'same' or 'valid'."""
     _check_conv("conv2d", input, weight, groups, 2, False)
+    empty = _empty_conv(input, weight, bias, 2, stride, padding, dilation)
+    if empty is not None:
+        return empty
     as_int = _integer_conv(conv2d, input, weight, bias, stride, padding, dilation, groups)
     if as_int is not None:
         return as_int
@@ -130,6 +192,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Union[str, Any] = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D convolution over [N, C, D, H, W] (or [C, D, H, W]) inputs."""
     _check_conv("conv3d", input, weight, groups, 3, False)
+    empty = _empty_conv(input, weight, bias, 3, stride, padding, dilation)
+    if empty is not None:
+        return empty
     as_int = _integer_conv(conv3d, input, weight, bias, stride, padding, dilation, groups)
     if as_int is not None:
         return as_int

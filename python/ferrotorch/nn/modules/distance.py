@@ -6,6 +6,7 @@ from __future__ import annotations
 from ... import _core
 from ..._index_ops import where
 from ..._op_entry import op_entry
+from ...linalg._norms import _type_name
 from .._functional_loss import _dtype_name
 from .module import Module
 
@@ -15,7 +16,12 @@ Tensor = _core.Tensor
 def _vector_norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
     """||x||_p along ``dim``; p = 0 counts non-zeros (with a zero gradient, as in PyTorch)."""
     if p == 0:
-        return (x != 0).to(x.dtype).sum(dim, keepdim=keepdim) + (x * 0).sum(dim, keepdim=keepdim)
+        if x.is_complex():  # a count of non-zeros is real
+            x = x.abs()
+        # The count does not carry autograd; a zero term attaches it to the graph. x * 0 is NaN
+        # at NaN and inf entries (which count as non-zeros), so those are zeroed first.
+        attach = (x * 0).nan_to_num(0.0, 0.0, 0.0).sum(dim, keepdim=keepdim)
+        return (x != 0).to(x.dtype).sum(dim, keepdim=keepdim) + attach
     return x.norm(p, dim, keepdim)
 
 
@@ -59,11 +65,17 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     n = input.shape[0]
+    if n > 1 and input.shape[1] > 0 and input.dtype in (_core.float16, _core.bfloat16):
+        # PyTorch's kernel, which runs only for a non-empty result with columns, has no half types.
+        raise NotImplementedError(f"\"pdist\" not implemented for '{_type_name(input.dtype)}'")
     rows_i = [i for i in range(n) for _ in range(i + 1, n)]
     rows_j = [j for i in range(n) for j in range(i + 1, n)]
     if not rows_i:
         return _core.zeros(0, dtype=input.dtype) + input.sum() * 0
     diff = input.index_select(0, _core.tensor(rows_i)) - input.index_select(0, _core.tensor(rows_j))
+    if p == 0:
+        # PyTorch's pairwise kernel counts min(ceil(|d|), 1): a NaN difference gives NaN.
+        return _vector_norm(diff, p, 1, False).masked_fill(diff.isnan().any(1), float("nan"))
     return _vector_norm(diff, p, 1, False)
 
 

@@ -167,10 +167,39 @@ def _window_counts(size: int, out: int, k: int, s: int, p: int, include_pad: boo
     return counts
 
 
-def _int_average(pool: Any, input: Tensor, *args: Any) -> Tensor:
-    """Average pooling of int64 input, as PyTorch's: the window sum divided by the count, with
-    the integer quotient truncated toward zero (computed in float64, exact below 2**53)."""
-    return pool(input.double(), *args).trunc().long()
+_HALF_TYPES = (_core.float16, _core.bfloat16)
+
+
+def _int_average(pool: Any, input: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool, count_include_pad: bool, divisor_override: Optional[int] = None) -> Tensor:
+    """Average pooling of int64 input, as PyTorch's: the int64 window sum (wrapping on
+    overflow) divided by the window's divisor, the quotient truncated toward zero.
+
+    Exact for every int64: x = hi * 2**32 + lo with |hi| < 2**31 and 0 <= lo < 2**32, whose
+    window sums float64 holds exactly; they are recombined in (wrapping) int64."""
+    if pool is avg_pool1d:
+        # The 1-D pool as the 2-D one over [.., 1, L], which takes a divisor override.
+        k, p = _ntuple(kernel_size, 1)[0], _ntuple(padding, 1)[0]
+        st = _ntuple(stride, 1) if stride is not None else ()
+        s1 = k if len(st) == 0 else st[0]
+
+        def run(x: Tensor, include_pad: bool, divisor: Optional[int]) -> Tensor:
+            return avg_pool2d(x.unsqueeze(-2), (1, k), (1, s1), (0, p), ceil_mode, include_pad, divisor).squeeze(-2)
+    else:
+
+        def run(x: Tensor, include_pad: bool, divisor: Optional[int]) -> Tensor:
+            return pool(x, kernel_size, stride, padding, ceil_mode, include_pad, divisor)
+
+    hi = input.div(2**32, rounding_mode="floor")
+    lo = input - hi * 2**32
+    total = run(hi.double(), True, 1).round().long() * 2**32 + run(lo.double(), True, 1).round().long()
+    if divisor_override:
+        return total.div(divisor_override, rounding_mode="trunc")
+    ones = _core.ones_like(input, dtype=_core.float64)
+    valid = run(ones, True, 1)
+    # The divisor: the valid count, or (count_include_pad) the count with padding, recovered
+    # from the mean of ones (valid / divisor).
+    divisor = valid if not count_include_pad else valid / run(ones, True, None)
+    return total.div(divisor.round().long(), rounding_mode="trunc")
 
 
 @op_entry("avg_pool3d")
@@ -180,6 +209,9 @@ def avg_pool3d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     _check_pool("avg_pool3d", input, 3, *_pool_args(3, kernel_size, stride, padding, 1), ceil_mode)
     if input.dtype == _core.int64:
         return _int_average(avg_pool3d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    if input.dtype in _HALF_TYPES:
+        # PyTorch's CPU kernel has no half types.
+        raise NotImplementedError(f"\"avg_pool3d_out_frame\" not implemented for '{'Half' if input.dtype == _core.float16 else 'BFloat16'}'")
     x, unbatched = _batched("avg_pool3d", input, 3)
     k = _ntuple(kernel_size, 3)
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _ntuple(stride, 3)
@@ -234,6 +266,18 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     return out.squeeze(0) if unbatched else out
 
 
+def _window_max(g: Tensor) -> Tuple[Tensor, Tensor]:
+    """(value, index) of the max over the last dim as PyTorch's max-pooling kernels take it:
+    the first maximum, or the last NaN (a NaN is kept once met and every later one taken).
+    The value is gathered at the index, so the gradient reaches that element."""
+    local = g.max(-1)[1]
+    nan = g.isnan()
+    # The last NaN: the largest (position + 1) among the NaNs, minus one.
+    last_nan = (nan.to(_core.int64) * (_core.arange(g.shape[-1]) + 1)).amax(-1) - 1
+    local = _core._where3(nan.any(-1), last_nan, local)
+    return g.gather(-1, local.unsqueeze(-1)).squeeze(-1), local
+
+
 def _adaptive_max(op: str, input: Tensor, output_size: Any, n: int, return_indices: bool) -> Any:
     """N-d adaptive max pooling, one window at a time (indices are flat over the spatial dims)."""
     _check_adaptive(op, input, n)
@@ -260,7 +304,7 @@ def _adaptive_max(op: str, input: Tensor, output_size: Any, n: int, return_indic
             a, b = per_dim[dim][o]
             win = win.narrow(2 + dim, a, b - a)
         wshape = tuple(win.shape[2:])
-        v, local = win.reshape(*lead, -1).max(-1)
+        v, local = _window_max(win.reshape(*lead, -1))
         # Local (window) flat index -> flat index over the whole input plane.
         flat = _core.zeros(local.shape, dtype=local.dtype)
         rest = local
@@ -284,9 +328,59 @@ def _product(ranges: Sequence[range]) -> List[Tuple[int, ...]]:
     return cells
 
 
+def _one_int(op: str, output_size: Any) -> int:
+    """``output_size`` as ATen's int[1] argument reads it: an int or a sequence of one int."""
+    if isinstance(output_size, bool) or not isinstance(output_size, (int, list, tuple)):
+        raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, not {type(output_size).__name__}")
+    sizes = [output_size] if isinstance(output_size, int) else list(output_size)
+    for k, v in enumerate(sizes):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, but found element of type {type(v).__name__} at pos {k}")
+    if len(sizes) != 1:
+        raise RuntimeError(f"{op}() argument 'output_size' should contain one int (got {len(sizes)})")
+    return sizes[0]
+
+
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """Max over adaptive windows of [N, C, L] (or [C, L]) so that the output has ``output_size``."""
-    return _adaptive_max("adaptive_max_pool1d", input, output_size, 1, return_indices)
+    """Max over adaptive windows of [N, C, L] (or [C, L]) so that the output has ``output_size``:
+    window i covers [floor(i*L/out), ceil((i+1)*L/out)). Each window's index is its first
+    maximum, or its last NaN (PyTorch's kernel keeps a NaN once met and takes every later one).
+
+    All windows are gathered at once: a window shorter than the longest repeats its last
+    element, which changes neither its maximum nor (mapped back to positions) its index."""
+    op = "adaptive_max_pool1d"
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 'self' (while checking arguments for {op})"
+        )
+    out = _one_int(op, output_size)
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                f"{op}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {list(input.shape)} with dimension {i} being empty"
+            )
+    lead = tuple(input.shape[:-1])
+    if out < 0:
+        raise RuntimeError(f"{op}: Trying to create tensor with negative dimension {out}: {list(lead) + [1, out]}")
+    # PyTorch allocates its outputs before it looks at the dtype: an impossible size fails here.
+    values = _core.empty(lead + (out,), dtype=input.dtype)
+    if not input.is_floating_point():
+        from .._functional_loss import _dtype_name
+
+        raise NotImplementedError(f'"adaptive_max_pool2d" not implemented for \'{_dtype_name(input.dtype)}\'')
+    if values.numel() == 0:
+        indices = _core.empty(lead + (out,), dtype=_core.int64)
+        return (values, indices) if return_indices else values
+    length = input.shape[-1]
+    pos = _core.arange(out)
+    starts = (pos * length) // out
+    lasts = ((pos + 1) * length + out - 1) // out - 1
+    width = int((lasts - starts).max().item()) + 1
+    window = (starts.unsqueeze(1) + _core.arange(width)).minimum(lasts.unsqueeze(1))  # [out, width]
+    g = input.index_select(-1, window.reshape(-1)).reshape(lead + (out, width))
+    values, local = _window_max(g)
+    indices = (starts + local).minimum(lasts)
+    return (values, indices) if return_indices else values
 
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
@@ -409,6 +503,9 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     _check_pool("avg_pool1d", input, 1, *_pool_args(1, kernel_size, stride, padding, 1), ceil_mode)
     if input.dtype == _core.int64:
         return _int_average(avg_pool1d, input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+    if input.dtype in _HALF_TYPES:
+        # PyTorch sums a half window in float32 and rounds the average once.
+        return avg_pool1d(input.float(), kernel_size, stride, padding, ceil_mode, count_include_pad).to(input.dtype)
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
         stride = None  # an empty stride means the kernel size, as PyTorch reads it
     return K.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
@@ -419,6 +516,9 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Optional[Any] = None, pa
     _check_pool("avg_pool2d", input, 2, *_pool_args(2, kernel_size, stride, padding, 1), ceil_mode)
     if input.dtype == _core.int64:
         return _int_average(avg_pool2d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    if input.dtype in _HALF_TYPES:
+        # PyTorch sums a half window in float32 and rounds the average once.
+        return avg_pool2d(input.float(), kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override).to(input.dtype)
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
         stride = None  # an empty stride means the kernel size, as PyTorch reads it
     return K.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
