@@ -156,6 +156,19 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    "f16_mul_int_scalar_in_float32": lambda L: L.tensor([3.0, -1.9609375], dtype=L.float16) * 2049,
+    "bf16_floordiv_number_in_float32": lambda L: L.tensor([-1.9609375, 3.5], dtype=L.bfloat16) // 1.9587485790252686,
+    "bf16_mul_number_in_float32": lambda L: L.tensor([3.0, -7.0], dtype=L.bfloat16) * 1.0039,
+    # A 0-d float32 second operand of a half mul/div/floor-div keeps its float32 value.
+    "bf16_floordiv_0d_float32": lambda L: L.tensor([-1.9609375, 3.5], dtype=L.bfloat16) // L.tensor(1.9587485790252686),
+    "bf16_mul_0d_float32": lambda L: L.tensor([3.0, -7.0], dtype=L.bfloat16) * L.tensor(1.0039),
+    "bf16_mul_method_0d_float64": lambda L: L.tensor([3.0, -7.0], dtype=L.bfloat16).mul(L.tensor(1.0039, dtype=L.float64)),
+    "f16_div_0d_float32": lambda L: L.tensor([1.0, 1000.0], dtype=L.float16) / L.tensor(3.0001),
+    "bf16_add_0d_float32_rounds": lambda L: L.tensor([3.0, -7.0], dtype=L.bfloat16) + L.tensor(0.0039),
+    "cat_empty_1d_promotes": lambda L: L.cat([L.zeros(2, 3, dtype=L.int8), L.zeros(0)]),
+    "cat_all_empty_promotes": lambda L: L.cat([L.zeros(0, dtype=L.int8), L.zeros(0)]),
+    "nan_to_num_complex_parts": lambda L: L.nan_to_num(L.tensor([complex(_NAN, _INF), complex(-_INF, 1), 2 - 1j], dtype=L.complex64)),
+    "nan_to_num_complex_args": lambda L: L.tensor([complex(_NAN, -_INF), complex(_INF, _NAN)], dtype=L.complex128).nan_to_num(1.5, 9.0, -9.0),
     "isnan_isinf_isfinite_complex": lambda L: L.stack([f(L.tensor([complex(_NAN, 0), complex(0, _INF), complex(_INF, _NAN), 1 + 2j, complex(_NAN, _INF)])) for f in (L.isnan, L.isinf, L.isfinite)]),
     # A real number added to (subtracted from) a half tensor is rounded to the half type first;
     # mul/div keep it in float32, methods and operators alike.

@@ -137,7 +137,27 @@ fn half_opmath_number(a: &Tensor, other: &Bound<'_, PyAny>) -> PyResult<Option<O
     }
     Ok(match extract_operand(other)? {
         Some(Operand::S(s @ Scalar::Float(_))) => Some(Operand::S(s)),
+        Some(Operand::T(t)) => opmath_scalar_tensor(a, &t)?,
         _ => None,
+    })
+}
+
+/// A 0-d float32/float64 tensor as the second operand of mul/div/floor-div on a half tensor
+/// with dims: PyTorch's kernel reads its original value in float32 instead of rounding it to
+/// the half type first (bf16 x // 1.9587 is not x // 1.9609).
+fn opmath_scalar_tensor(a: &Tensor, t: &Tensor) -> PyResult<Option<Operand>> {
+    let applies = matches!(a.dtype(), DType::F16 | DType::BF16)
+        && a.ndim() > 0
+        && t.ndim() == 0
+        && matches!(t.dtype(), DType::F32 | DType::F64)
+        && !t.requires_grad()
+        && t.device() == ferrotorch::Device::Cpu;
+    Ok(if applies {
+        Some(Operand::S(Scalar::Float(
+            t.item().py()?.to_f64() as f32 as f64
+        )))
+    } else {
+        None
     })
 }
 
@@ -157,6 +177,11 @@ fn binary_dunder(
     let b = match b {
         Operand::S(s) if matches!(op, BinaryOp::Add | BinaryOp::Sub) => {
             Operand::S(number_in_half_type(a, s)?)
+        }
+        Operand::T(t)
+            if !reflected && matches!(op, BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv) =>
+        {
+            opmath_scalar_tensor(a, &t)?.unwrap_or(Operand::T(t))
         }
         b => b,
     };

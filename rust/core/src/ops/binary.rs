@@ -325,10 +325,13 @@ fn compare<C: Num>(op: BinaryOp, a: Src<C>, b: Src<C>, out: &mut [bool]) {
 /// computes half ops in float32 with the number as a float, so a number beyond the half
 /// range (x * 70000 with x = 0.8) does not overflow before the product is rounded.
 fn half_needs_float_scalar(op: BinaryOp, s: Scalar, dt: DType) -> bool {
+    // PyTorch's mul/div/floor-div kernels read a scalar operand's value in float32 (3 * 2049
+    // in float16 is 6148, not 3 * 2048); add/sub round it to the half type unless it is
+    // beyond the half range.
     matches!(dt, DType::F16 | DType::BF16)
-        && matches!(op, Add | Sub | Mul | Div)
         && matches!(s, Scalar::Int(_) | Scalar::Float(_))
-        && crate::scalar_range::overflows(s, dt)
+        && (matches!(op, Mul | Div | FloorDiv)
+            || (matches!(op, Add | Sub) && crate::scalar_range::overflows(s, dt)))
 }
 
 /// Forward of a binary op, outside autograd.

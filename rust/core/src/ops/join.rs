@@ -89,6 +89,10 @@ impl Tensor {
             dt = crate::dtype::promote_types(dt, t.dtype());
             total += t.shape()[d];
         }
+        // Skipped legacy empty tensors still take part in the type promotion, as in PyTorch.
+        for t in tensors {
+            dt = crate::dtype::promote_types(dt, t.dtype());
+        }
         let mut shape = first.shape().to_vec();
         shape[d] = total;
         // The result lives where the inputs do (PyTorch's error when they are on two devices).

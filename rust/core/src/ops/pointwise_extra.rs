@@ -205,6 +205,11 @@ impl Tensor {
 
     /// `nan_to_num(nan, posinf, neginf)`; infinities default to the dtype's finite extremes.
     pub fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            // Each part replaced on its own, with the part type's extremes (as PyTorch).
+            let re = self.real()?.nan_to_num(nan, posinf, neginf)?;
+            return Tensor::complex(&re, &self.imag()?.nan_to_num(nan, posinf, neginf)?);
+        }
         if !self.dtype().is_float() {
             return self.clone_tensor();
         }
