@@ -263,6 +263,18 @@ fn float_op_operand(a: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyRes
     operand_tensor(a, other, op.name())
 }
 
+/// The dtype of `a + alpha * b` (0-d operands weigh less, as in PyTorch's result_type).
+fn alpha_result_type(a: &Tensor, b: &Tensor) -> DType {
+    let zero_dim = |t: &Tensor| {
+        if t.ndim() == 0 {
+            ferrotorch::dtype::Operand::ZeroDim(t.dtype())
+        } else {
+            ferrotorch::dtype::Operand::Dim(t.dtype())
+        }
+    };
+    ferrotorch::dtype::result_type(&[zero_dim(a), zero_dim(b)], default_dtype())
+}
+
 fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let Some(alpha) = alpha else { return Ok(b) };
     let s = extract_scalar(alpha)?.ok_or_else(|| PyTypeError::new_err("alpha must be a number"))?;
@@ -293,6 +305,15 @@ fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyRes
     ferrotorch::scalar_range::check_fits("add", s, rt).py()?;
     match s {
         Scalar::Int(1) | Scalar::Bool(true) => Ok(b),
+        // A half result: alpha * b in float32, as PyTorch's kernel multiplies and adds in
+        // float32 (inf + 2 * -35648 is inf, not inf - inf); the caller rounds the sum back.
+        // alpha itself is first rounded to the half type.
+        s if matches!(rt, DType::F16 | DType::BF16) => {
+            let alpha = Tensor::scalar(s, rt).item().py()?;
+            b.to_dtype(DType::F32)
+                .and_then(|b| b.mul_scalar(alpha))
+                .py()
+        }
         // A bool sum is a logical or: any nonzero alpha keeps `b`, zero drops it.
         s if rt == DType::Bool => match s.to_i64() {
             0 => Tensor::zeros(b.shape(), DType::Bool).py(),
@@ -576,9 +597,19 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "add")?, alpha)?;
+        let operand = operand_tensor(&self.t, other, "add")?;
+        let rt = alpha_result_type(&self.t, &operand);
+        let b = apply_alpha(&self.t, operand, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::add", &[&self.t, &b], || self.t.add(&b))
+        });
+        // A half sum computed in float32 (see apply_alpha) is rounded once, to the half type.
+        let r = r.and_then(|r| {
+            if r.dtype() != rt {
+                r.to_dtype(rt)
+            } else {
+                Ok(r)
+            }
         });
         Ok(PyTensor::new(r.py()?))
     }
@@ -589,9 +620,19 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let b = apply_alpha(&self.t, operand_tensor(&self.t, other, "sub")?, alpha)?;
+        let operand = operand_tensor(&self.t, other, "sub")?;
+        let rt = alpha_result_type(&self.t, &operand);
+        let b = apply_alpha(&self.t, operand, alpha)?;
         let r = maybe_detach(py, self.t.numel(), || {
             profiler::run("aten::sub", &[&self.t, &b], || self.t.sub(&b))
+        });
+        // A half sum computed in float32 (see apply_alpha) is rounded once, to the half type.
+        let r = r.and_then(|r| {
+            if r.dtype() != rt {
+                r.to_dtype(rt)
+            } else {
+                Ok(r)
+            }
         });
         Ok(PyTensor::new(r.py()?))
     }
@@ -688,7 +729,16 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "add_")?, alpha)?;
+        let operand = operand_tensor(&slf.t, other, "add_")?;
+        let operand_dtype = operand.dtype();
+        let b = apply_alpha(&slf.t, operand, alpha)?;
+        if b.dtype() != operand_dtype && matches!(slf.t.dtype(), DType::F16 | DType::BF16) {
+            // alpha * b came back in float32 (see apply_alpha): sum there, round once.
+            slf.t
+                .apply_inplace("add_", &[&b], |s| s.add(&b)?.to_dtype(s.dtype()))
+                .py()?;
+            return Ok(slf);
+        }
         slf.t.add_(&b).py()?;
         Ok(slf)
     }
@@ -698,7 +748,16 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let b = apply_alpha(&slf.t, operand_tensor(&slf.t, other, "sub_")?, alpha)?;
+        let operand = operand_tensor(&slf.t, other, "sub_")?;
+        let operand_dtype = operand.dtype();
+        let b = apply_alpha(&slf.t, operand, alpha)?;
+        if b.dtype() != operand_dtype && matches!(slf.t.dtype(), DType::F16 | DType::BF16) {
+            // alpha * b came back in float32 (see apply_alpha): sum there, round once.
+            slf.t
+                .apply_inplace("sub_", &[&b], |s| s.sub(&b)?.to_dtype(s.dtype()))
+                .py()?;
+            return Ok(slf);
+        }
         slf.t.binary_(BinaryOp::Sub, &b).py()?;
         Ok(slf)
     }

@@ -97,7 +97,18 @@ impl Num for i64 {
                 _ => 0,
             };
         }
-        self.wrapping_pow(o.min(u32::MAX as i64) as u32)
+        // Square-and-multiply over the whole 64-bit exponent, wrapping as PyTorch's integer
+        // pow does (an exponent past u32 changes the answer: x^(2k) of an odd x near the
+        // range is 1).
+        let (mut base, mut e, mut acc) = (self, o as u64, 1 as Self);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc.wrapping_mul(base);
+            }
+            base = base.wrapping_mul(base);
+            e >>= 1;
+        }
+        acc
     }
     fn zero() -> Self {
         0
