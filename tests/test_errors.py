@@ -82,6 +82,7 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "amin_complex_empty_dim_first": lambda L: L.zeros(0, 1, dtype=L.complex64).amin([1, 0]),
     "matmul_mixed_dtype_folded_empty": lambda L: L.ones(2, 0, 3, dtype=L.float16) @ L.ones(3, 4),
     "matmul_mixed_dtype_matrix_empty": lambda L: L.ones(2, 7, dtype=L.float16) @ L.ones(7, 0),
     "matmul_bool_nonempty": lambda L: L.ones(3, 5, dtype=L.bool) @ L.ones(5, 2, dtype=L.bool),

@@ -149,6 +149,10 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # An empty tensor's strides (which a dtype view of another element size checks) differ
         # between the libraries for flipped/sliced layouts.
         return "strides of empty tensors"
+    if case["op"] in ("div_", "table.div", "div_t", "table.true_divide") and any(s.get("values") == "extreme" and "complex" in s["dtype"] for s in ins):
+        # Complex division near the float range: where its scaled (Smith) steps overflow
+        # differs between PyTorch's vectorized and scalar kernels and ours.
+        return "kernel-dependent overflow near the float range"
     fragile = ("add_t_alpha", "sub_t_alpha", "table.add_alpha", "table.sub_alpha", "F.layer_norm", "torch.layer_norm", "torch.cosine_similarity", "table.cumsum", "table.prod", "prod_all", "addcmul", "mod_t", "table.remainder", "table.fmod", "fmod_t", "table.lerp", "lerp_scalar", "pow_scalar", "pow_t")
     if case["op"] in fragile and any(s.get("values") == "extreme" for s in ins):
         # Intermediate overflow near the float range: PyTorch's result depends on which of its

@@ -345,12 +345,8 @@ impl Tensor {
     /// `amax`/`amin`: the gradient is shared equally among tied extrema.
     pub fn amax_dims(&self, dims: &[i64], keepdim: bool, is_max: bool) -> Result<Tensor> {
         let name = if is_max { "amax" } else { "amin" };
-        self.refuse_complex(if is_max {
-            "max_values_cpu"
-        } else {
-            "min_values_cpu"
-        })?;
-        // Dims are checked in the order given, each for a zero size before any repeat is seen.
+        // Dims are checked in the order given, each for a zero size before any repeat is seen
+        // (and before the dtype, as in PyTorch).
         for &d in dims {
             let d = wrap_dim(name, d, self.ndim())?;
             if self.ndim() > 0 && self.shape()[d] == 0 {
@@ -360,6 +356,11 @@ impl Tensor {
                 );
             }
         }
+        self.refuse_complex(if is_max {
+            "max_values_cpu"
+        } else {
+            "min_values_cpu"
+        })?;
         let rd = reduce_dims(name, dims, self.ndim())?;
         if dims.is_empty() && self.numel() == 0 {
             bail!(
