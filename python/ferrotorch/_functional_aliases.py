@@ -313,6 +313,9 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
             f"but got {indices.type()} instead (while checking arguments for embedding)"
         )
+    if weight.shape[0] == 0 and indices.numel() > 0:
+        # ATen's index_select on an empty axis rejects any index before the range check.
+        raise RuntimeError(f"embedding: index_select(): self indexing axis dim should be positive (weight {list(weight.shape)}, indices {list(indices.shape)})")
     # ATen compares indices with padding_idx: a negative or too large one never matches.
     pad = padding_idx if padding_idx is not None and 0 <= padding_idx < weight.shape[0] else None
     return F.embedding(indices, weight, pad, None, 2.0, scale_grad_by_freq, sparse)

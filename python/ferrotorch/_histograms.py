@@ -8,7 +8,10 @@ Counts are accumulated with one ``index_add`` over the flattened bin numbers."""
 
 from __future__ import annotations
 
+import builtins
 import math
+import struct
+import sys
 from typing import Any, List, Optional, Sequence, Tuple
 
 from . import _core
@@ -38,6 +41,39 @@ def _edges(lo: float, hi: float, n: int, dtype: Any, device: Any) -> Tensor:
     return _core._where3(i < n // 2, start + step * i, end - step * (n - 1 - i))
 
 
+def _next_f32(v: float, up: bool) -> float:
+    """The float32 neighbour of ``v`` (rounded to float32) toward +/- FLT_MAX."""
+    try:
+        f = struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        f = math.copysign(math.inf, v)
+    fmax = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
+    if math.isinf(f):
+        return math.copysign(fmax, f) if (f > 0) == up else f
+    if abs(f) == fmax and (f > 0) == up:
+        return f
+    if f == 0:
+        tiny = struct.unpack("<f", struct.pack("<I", 1))[0]
+        return tiny if up else -tiny
+    bits = struct.unpack("<I", struct.pack("<f", f))[0]
+    bits += 1 if (f > 0) == up else -1  # sign-magnitude: away from zero is +1
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _widen(v: float, dtype: Any, up: bool) -> float:
+    """histc's widening of an empty range [v, v]: one unit, or for float32/float64 the next
+    representable value of the dtype when that is farther (large magnitudes)."""
+    step = v + 1 if up else v - 1
+    if dtype == _core.float64:
+        n = math.nextafter(v, math.inf if up else -math.inf)
+        n = n if math.isfinite(n) or math.isinf(v) else math.copysign(sys.float_info.max, n)
+    elif dtype == _core.float32:
+        n = _next_f32(v, up)
+    else:
+        return step
+    return builtins.max(n, step) if up else builtins.min(n, step)
+
+
 def _check_float(input: Tensor, kernel: str) -> None:
     if not input.is_floating_point():
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind(input.dtype)}'")
@@ -64,20 +100,28 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *, out
     if input.is_complex() and min == max and input.numel():
         raise TypeError(f"aminmax not implemented for {kind(input.dtype)}")
     _check_float(input, "histogram_cpu")
-    # The range in the input's dtype, as PyTorch holds its edges.
-    lo = _core.full((), min, dtype=input.dtype, device=input.device)
-    hi = _core.full((), max, dtype=input.dtype, device=input.device)
+    # The range is chosen in double precision (the data's range when min == max, widened by one
+    # each way when still empty); the bins+1 edges are then made in the input's dtype.
+    lo, hi = float(min), float(max)
     x = input.detach().reshape(-1)
-    if bool((lo == hi).item()) and x.numel():
-        lo, hi = x.amin(), x.amax()
-    if bool((lo == hi).item()):
-        lo, hi = lo - 1, hi + 1
-    if not (math.isfinite(lo.item()) and math.isfinite(hi.item())):
-        raise RuntimeError(f"torch.histc: range of [{_fmt(lo.item())}, {_fmt(hi.item())}] is not finite")
-    keep = (x >= lo) & (x <= hi)
-    x = x[keep]
+    if lo == hi and x.numel():
+        lo, hi = float(x.amin().item()), float(x.amax().item())
+    if lo == hi:
+        lo, hi = _widen(lo, input.dtype, False), _widen(hi, input.dtype, True)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{_fmt(lo)}, {_fmt(hi)}] is not finite")
+    if not lo < hi:  # widening by one unit is lost on a large value (Half/BFloat16 ranges)
+        raise RuntimeError("torch.histc: max must be larger than min")
+    edges = _edges(lo, hi, bins + 1, input.dtype, input.device)
+    # The outer edges as the dtype holds them (NaN when the step overflowed: nothing is counted).
+    left, right = edges[0], edges[bins]
+    x = x[(x >= left) & (x <= right)]
     # Each step rounds to the input's dtype (Half too), as PyTorch's kernel computes.
-    pos = ((x - lo) * bins / (hi - lo)).long().clamp(0, bins - 1)
+    q = (x - left) * bins / (right - left)
+    # A quotient that overflowed (inf) or is 0/0 (NaN) converts, in PyTorch's x86 build, to the
+    # lowest int64, whose element offset wraps to bin 0; the right edge itself is in the last bin.
+    q = _core._where3(q.isfinite(), q, _core.zeros((), dtype=q.dtype, device=q.device))
+    pos = q.long().clamp(0, bins - 1)
     hist = _core.zeros(bins, dtype=input.dtype, device=input.device).index_add(0, pos, _core.ones(pos.shape[0], dtype=input.dtype, device=input.device))
     return write_out(hist, out, "histc")
 

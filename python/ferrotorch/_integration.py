@@ -94,10 +94,12 @@ def trapezoid(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: int
         left, right = y.narrow(d, 0, y.shape[d] - 1), y.narrow(d, 1, y.shape[d] - 1)
         return ((left + right) * step).sum(d) / 2
     d = _dim_of(y, dim)
+    # No intervals: zeros in y's dtype before the dtype and dx checks (bool y included), once
+    # the arguments parse (dx a number).
+    if y.shape[d] == 0 and (dx is None or isinstance(dx, (numbers.Number, Tensor))):
+        return _core.zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
     _check_y(y, "trapezoid")
     h = _check_dx(1 if dx is None else dx, "trapezoid")
-    if y.shape[d] == 0:
-        return (y.sum(d) * 0).to(y.dtype)
     # The interior samples weigh h and the two ends h/2.
     return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * h
 

@@ -70,18 +70,20 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out: Any = None
     >>> tuple(torch.mode(torch.tensor([3, 1, 1, 3, 2, 2])))
     (tensor(1), tensor(2))
     """
-    d = wrap_dim(dim, input.ndim, "mode()")  # the dim is checked before the dtype
-    if input.is_complex():
-        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{kind(input.dtype)}'")
+    # PyTorch's order: the dim, an empty reduced dim, then the dtype; a complex input is refused
+    # only when there is something to compare (a 0-d or empty one gives its result).
+    d = wrap_dim(dim, input.ndim, "mode()")
     _check_reduced_size(input, d, "mode")
+    if input.is_complex() and input.ndim and input.numel():
+        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{kind(input.dtype)}'")
     if input.ndim == 0:
         return write_out(return_types.mode(input.clone(), _core.zeros((), dtype=_core.int64, device=input.device)), out, "mode")
     x = input.movedim(d, -1)
     n = x.shape[-1]
-    order = _sort_indices(x, -1)
     if x.numel() == 0:
         idx = _core.zeros(tuple(x.shape[:-1]) + (1,), dtype=_core.int64, device=x.device)
     else:
+        order = _sort_indices(x, -1)
         sv = x.detach().gather(-1, order)
         pos = _core.arange(n, device=x.device).expand(tuple(sv.shape))
         # Equal values form runs in sorted order; a run's length at its last element is the

@@ -42,6 +42,8 @@ def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 @op_entry("rsub")
 def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     """``other - alpha * input`` (``other`` a tensor or a number, promoted as a Python number)."""
+    if isinstance(other, bool):  # PyTorch refuses subtraction with any bool operand
+        raise NotImplementedError("rsub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     if not isinstance(other, Tensor):
         # The number as a 0-d tensor of the dtype it promotes to, so it promotes as a number.
         other = _core.full((), other, dtype=_core.result_type(input, other))

@@ -165,15 +165,16 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
     if not (e_is_t or t_is_t):
         raise TypeError(f"isin() received an invalid combination of arguments - got ({type(elements).__name__}, {type(test_elements).__name__}), but expected at least one Tensor")
     like = elements if e_is_t else test_elements
+    # A Python int beyond 64 bits fails while PyTorch parses the arguments, before any dtype check.
+    for v in (elements, test_elements):
+        if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**64:
+            raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
     # A Python bool or complex number is refused by its own type, as a bool/complex tensor is.
     for v in (elements, test_elements):
         if isinstance(v, (bool, complex)):
             raise NotImplementedError(f"Unsupported input type encountered for isin(): {'Bool' if isinstance(v, bool) else 'ComplexDouble'}")
     if like.dtype == _core.bool or like.is_complex():
         raise NotImplementedError(f"Unsupported input type encountered for isin(): {kind(like.dtype)}")
-    for v in (elements, test_elements):
-        if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**64:
-            raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
     if not (e_is_t and t_is_t):
         # One side a number: compare with it directly (no tensor of it, which a number out of
         # the other's dtype's range could not make).

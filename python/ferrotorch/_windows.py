@@ -15,6 +15,12 @@ from . import _core
 Tensor = _core.Tensor
 
 
+def _times(t: Tensor, c: float) -> Tensor:
+    """``t * c`` with ``c`` rounded to ``t``'s dtype first, the rounding PyTorch's window
+    functions show in half precision (a bare number would multiply in float32)."""
+    return t * _core.tensor(c, dtype=t.dtype)
+
+
 def _window(name: str, window_length: Any, periodic: bool, dtype: Optional[Any], requires_grad: bool, device: Any, body: Callable[[Tensor, int], Tensor]) -> Tensor:
     if isinstance(window_length, bool) or not isinstance(window_length, int):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not {type(window_length).__name__}")
@@ -43,7 +49,7 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
     tensor([0.0800, 1.0000, 0.0800])
     """
     def body(t: Tensor, n: int) -> Tensor:
-        return (t * (2 * math.pi / (n - 1))).cos() * (-beta) + alpha
+        return _times(_times(t, 2 * math.pi / (n - 1)).cos(), -beta) + alpha
 
     return _window("hamming_window", window_length, periodic, dtype, requires_grad, device, body)
 
@@ -55,7 +61,7 @@ def hann_window(window_length: int, periodic: bool = True, *, dtype: Optional[An
     tensor([0., 1., 0.])
     """
     def body(t: Tensor, n: int) -> Tensor:
-        return (t * (2 * math.pi / (n - 1))).cos() * (-0.5) + 0.5
+        return _times(_times(t, 2 * math.pi / (n - 1)).cos(), -0.5) + 0.5
 
     return _window("hann_window", window_length, periodic, dtype, requires_grad, device, body)
 
@@ -67,8 +73,8 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype: Optiona
     tensor(1.)
     """
     def body(t: Tensor, n: int) -> Tensor:
-        a = t * (math.pi / (n - 1))
-        return (a * 4).cos() * 0.08 - (a * 2).cos() * 0.5 + 0.42
+        a = _times(t, math.pi / (n - 1))
+        return _times(_times(a, 4).cos(), 0.08) - _times(_times(a, 2).cos(), 0.5) + 0.42
 
     return _window("blackman_window", window_length, periodic, dtype, requires_grad, device, body)
 

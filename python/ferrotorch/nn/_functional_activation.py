@@ -253,6 +253,9 @@ def tanh(input: Tensor) -> Tensor:
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), computed without overflow."""
     _floating_only("log_sigmoid_cpu", input)
+    if input.dtype in (_core.float16, _core.bfloat16):
+        # PyTorch computes reduced-precision floats in float32 and rounds once.
+        return logsigmoid(input.float()).to(input.dtype)
     # min(x, 0) - log1p(exp(-|x|)), split at 0 so exp never sees a positive argument.
     negative = input < 0
     below = where(negative, input, 0.0)

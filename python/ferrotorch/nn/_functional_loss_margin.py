@@ -137,6 +137,12 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     if input.is_complex():
         # PyTorch clamps margin - input before it broadcasts anything.
         raise NotImplementedError("hinge_embedding_loss: clamp is not supported for complex types")
+    if input.dtype == _ft.bool:
+        # PyTorch's first step, margin - input, fails on a bool input before any shape check.
+        raise NotImplementedError(
+            "hinge_embedding_loss: Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
     _check_broadcast("hinge_embedding_loss", input, target)
     floor: Any = 0.0
     if not (input.is_floating_point() or input.is_complex()):

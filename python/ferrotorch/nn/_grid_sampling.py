@@ -148,7 +148,10 @@ def _clip(coord: Tensor, size: int) -> Tensor:
     (PyTorch's kernels count the edges as out of bounds for the gradient)."""
     hi = float(size - 1)
     inside = (coord > 0) & (coord < hi)
-    return _core._where3(inside, coord, coord.detach().clamp(0.0, hi))
+    c = coord.detach()
+    # PyTorch's max(coord, 0) turns a NaN coordinate (an overflowed or reflected infinity) into 0.
+    c = _core._where3(c != c, 0.0, c)
+    return _core._where3(inside, coord, c.clamp(0.0, hi))
 
 
 def _reflect(coord: Tensor, twice_low: int, twice_high: int) -> Tensor:

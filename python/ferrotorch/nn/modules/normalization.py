@@ -261,9 +261,17 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Te
 
         raise NotImplementedError(f'"rms_norm" not implemented for \'{_dtype_name(input.dtype)}\'')
     dims = tuple(range(-len(shape), 0))
-    e = finfo(input.dtype).eps if eps is None else eps
-    y = input * ((input * input).mean(dims, keepdim=True) + e).rsqrt()
-    return K._in_input_dtype(input, y * weight) if weight is not None else y
+    # As PyTorch: float16/bfloat16 compute in float32 (eps included), a complex input takes its
+    # real dtype's eps and is squared without conj, and the result has the input's dtype.
+    x = input.float() if input.dtype in (_core.float16, _core.bfloat16) else input
+    real = {_core.complex64: _core.float32, _core.complex128: _core.float64}.get(x.dtype, x.dtype)
+    if x.is_complex() and real == x.dtype:
+        real = _core.float32  # complex32 computes in complex64
+    e = finfo(real).eps if eps is None else eps
+    y = x * ((x * x).mean(dims, keepdim=True) + e).rsqrt()
+    if weight is not None:
+        y = y * weight
+    return y.to(input.dtype) if y.dtype != input.dtype else y
 
 
 class RMSNorm(Module):

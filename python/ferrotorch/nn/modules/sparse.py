@@ -75,6 +75,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
     """Rows of ``weight`` picked by integer ``input``; ``padding_idx`` rows get no gradient and,
     with ``max_norm``, the picked rows of ``weight`` are first renormalized in place."""
     _check_indices("embedding", input)
+    if weight.ndim >= 1 and weight.shape[0] == 0 and input.numel() > 0:
+        # ATen's index_select on an empty axis rejects any index before the range check.
+        raise RuntimeError(f"embedding: index_select(): self indexing axis dim should be positive (weight {list(weight.shape)}, indices {list(input.shape)})")
     _check_range("embedding", input, weight.shape[0])
     padding_idx = _normalize_padding_idx(padding_idx, weight.shape[0], "Padding_idx must be within num_embeddings")
     if max_norm is not None:
