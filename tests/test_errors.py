@@ -82,6 +82,10 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "rsub_bool_number_half": lambda L: False - L.ones(2, dtype=L.float16),
+    "rsub_bool_number_bfloat16_empty": lambda L: True - L.ones(0, 3, dtype=L.bfloat16),
+    "median_complex_empty_dim": lambda L: L.zeros(0, dtype=L.complex64).median(-1),
+    "median_complex_empty_other_dim": lambda L: L.zeros(2, 0, dtype=L.complex128).median(0),
     "amin_complex_empty_dim_first": lambda L: L.zeros(0, 1, dtype=L.complex64).amin([1, 0]),
     "matmul_mixed_dtype_folded_empty": lambda L: L.ones(2, 0, 3, dtype=L.float16) @ L.ones(3, 4),
     "matmul_mixed_dtype_matrix_empty": lambda L: L.ones(2, 7, dtype=L.float16) @ L.ones(7, 0),

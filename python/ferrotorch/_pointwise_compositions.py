@@ -14,7 +14,10 @@ Tensor = _core.Tensor
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 * tensor2, with ``value`` taken in the result dtype (PyTorch:
     an int result truncates it, a value the dtype cannot hold is an error)."""
-    dtype = _core.promote_types(_core.result_type(input, tensor1), _core.result_type(tensor1, tensor2))
+    from ._arranging import _result_type
+
+    # One result_type over the three operands (0-d ones weigh less), as PyTorch's iterator.
+    dtype = _result_type([input, tensor1, tensor2])
     if dtype == _core.bool:
         raise NotImplementedError("addcmul: \"addcmul_cpu_out\" not implemented for 'Bool'")
     if value == 1:

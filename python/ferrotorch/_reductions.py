@@ -188,6 +188,13 @@ def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> A
         nans = int(flat.isnan().sum().item()) if flat.is_floating_point() else 0
         k = flat.numel() - nans if nans else (flat.numel() - 1) // 2
         return flat.sort(stable=True).values[k]
+    if input.is_complex() and dim is not None:
+        # An empty complex input: the reduced dim's size is checked before the dtype.
+        d = dim + input.ndim if dim < 0 else dim
+        if input.ndim > 0 and 0 <= d < input.ndim and input.shape[d] == 0:
+            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+        kind = "ComplexFloat" if input.dtype.itemsize == 8 else "ComplexDouble"
+        raise NotImplementedError(f"median: \"median_out\" not implemented for '{kind}'")
     if input.ndim == 0:  # dim must be -1 or 0 (sort checks it); the element is its own median
         v, i = input.sort(dim)
         return return_types.median(v, i)

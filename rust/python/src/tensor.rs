@@ -187,7 +187,8 @@ fn binary_dunder(
     };
     if reflected && op == BinaryOp::Sub && matches!(a.dtype(), DType::F16 | DType::BF16) {
         if let Operand::S(s) = &b {
-            if !matches!(s, Scalar::Complex(..)) {
+            // (A bool number goes on to the refusal of bool subtraction.)
+            if !matches!(s, Scalar::Complex(..) | Scalar::Bool(_)) {
                 // `number - t` is rsub: the number becomes a tensor of t's half type first
                 // (70000.0 is inf in float16), unlike `t - number`, which keeps it in float32.
                 let n = Tensor::scalar(*s, a.dtype());
