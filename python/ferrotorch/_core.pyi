@@ -523,6 +523,13 @@ class Tensor:
         are ``src``. As in PyTorch the layout addresses ``input``'s storage, so a non-contiguous
         ``input`` sees the positions it shares with that layout.
         """
+    def as_subclass(self, cls: Any) -> Tensor:
+        """An instance of ``cls`` (a Tensor subclass) over ``self``'s memory.
+
+        The core makes the alias detached from autograd, so a tensor that requires grad is
+        refused rather than silently cut from its graph (PyTorch links the two with an
+        ``AliasBackward0`` node).
+        """
     def asin(self) -> Tensor: ...
     def asin_(self) -> Tensor: ...
     def asinh(self, *, out: Optional[Tensor] = ...) -> Tensor:
@@ -766,6 +773,7 @@ class Tensor:
         """Fills self with Geometric(p) samples: the number of trials up to and including the
         first success, so values 1, 2, ... (any real dtype).
         """
+    def geqrf(self) -> Any: ...
     def ger(self, vec2: Any) -> Tensor: ...
     def get_device(self) -> int:
         """`get_device()` (attached under that name in Python): -1 for CPU."""
@@ -822,8 +830,12 @@ class Tensor:
         """A copy of ``input`` with ``input.select(dim, index[i])`` replaced by ``source.select(dim, i)``."""
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         """In-place ``index_copy``."""
-    def index_fill(self, dim: Any, index: Any, value: Any) -> Tensor: ...
-    def index_fill_(self, dim: Any, index: Any, value: Any) -> Tensor: ...
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a
+        number or a 0-d tensor).
+        """
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        """In-place ``index_fill``."""
     def index_put(self, indices: Any, values: Any, accumulate: Any = ...) -> Tensor: ...
     def index_put_(self, indices: Any, values: Any, accumulate: Any = ...) -> Tensor:
         """`index_put_(indices, values, accumulate=False)` with a tuple of index tensors."""
@@ -1136,7 +1148,11 @@ class Tensor:
     def numel(self) -> int: ...
     def numpy(self, *, force: Any = ...) -> Any:
         """`numpy(force=False)`: an ndarray viewing this tensor's memory (same strides)."""
+    def orgqr(self, input2: Tensor) -> Tensor: ...
+    def ormqr(self, input2: Tensor, input3: Tensor, left: bool = ..., transpose: bool = ...) -> Tensor: ...
     def outer(self, vec2: Any) -> Tensor: ...
+    @property
+    def output_nr(self) -> int: ...
     def permute(self, *dims: Any) -> Tensor: ...
     def pin_memory(self, device: Any = ...) -> Tensor:
         """Page-locked copy of a CPU tensor; needs an accelerator. PyTorch without one (a CUDA build
@@ -1206,11 +1222,15 @@ class Tensor:
     def requires_grad_(self, requires_grad: Any = ...) -> Tensor: ...
     def reshape(self, *shape: Any) -> Tensor: ...
     def reshape_as(self, other: Any) -> Tensor: ...
+    def resize(self, *sizes: Any) -> Tensor:
+        """``self`` reshaped to ``sizes`` (same number of elements), as a differentiable result."""
     def resize_(self, *sizes: Any, memory_format: Any = ...) -> Tensor:
         """Gives ``self`` the shape ``sizes`` (contiguous strides) over its storage, growing the
         storage when it is too small: the first elements keep their storage-order values, new ones
         are uninitialised (zero here). Returns ``self``.
         """
+    def resize_as(self, tensor: Tensor) -> Tensor:
+        """``self.resize(tensor.size())``."""
     def resize_as_(self, the_template: Tensor, *, memory_format: Any = ...) -> Tensor:
         """``resize_`` to the shape of ``the_template``. Returns ``self``."""
     def resolve_conj(self) -> Tensor:
@@ -1296,6 +1316,8 @@ class Tensor:
         >>> torch.stft(torch.ones(16), 8, return_complex=True).shape
         torch.Size([5, 9])
         """
+    def storage(self) -> Any:
+        """The storage under ``self`` as elements of its dtype (deprecated, as in PyTorch)."""
     def storage_offset(self) -> int: ...
     def stride(self, dim: Any = ...) -> Any: ...
     def sub(self, other: Any, *, alpha: Any = ...) -> Tensor: ...
@@ -1389,6 +1411,8 @@ class Tensor:
         """``split_with_sizes`` (the ``unsafe`` variant)."""
     def unsqueeze(self, dim: Any) -> Tensor: ...
     def unsqueeze_(self, dim: Any) -> Tensor: ...
+    def untyped_storage(self) -> Any:
+        """The bytes under ``self`` (all of its storage, not only the part it views)."""
     def untyped_storage_ptr(self) -> int: ...
     def var(self, dim: Any = ..., unbiased: Any = ..., keepdim: Any = ..., *, correction: Any = ...) -> Tensor: ...
     def vdot(self, other: Tensor, *, out: Optional[Tensor] = ...) -> Tensor:
