@@ -156,6 +156,7 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    "dist_one_element_negative_p": lambda L: L.stack([L.dist(L.tensor(3, dtype=L.int32), L.tensor(v), p) for v in (_INF, -_INF, 2.5) for p in (-1.0, -2.0, -0.5, 3.0)]),
     "addcmul_three_operand_promotion": lambda L: L.addcmul(L.tensor(3, dtype=L.int16), L.tensor(2, dtype=L.int16), L.ones(2, 3, dtype=L.uint8), value=-3),
     # A half sum with alpha runs in float32 on PyTorch's vectorized path (64 elements use it).
     "f16_add_alpha_in_float32": lambda L: L.add(L.full((64,), _INF, dtype=L.float16), L.full((64,), -35648.0, dtype=L.float16), alpha=2),

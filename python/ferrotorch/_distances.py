@@ -215,6 +215,10 @@ def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
     if diff.numel() == 0 and (p < 0 or p == math.inf):
         shown = int(p) if math.isfinite(p) and p == int(p) else p
         raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty tensor because the operation does not have an identity")
+    if diff.numel() == 1 and p != 0:
+        # The norm of one element is its magnitude, with no power that could overflow or
+        # underflow (PyTorch: dist(3, inf, p=-1) is inf).
+        return diff.abs().sum()
     if diff.dtype in (_core.float16, _core.bfloat16):
         # PyTorch accumulates reduced-precision norms in float32 (no overflow of |d|^p) and rounds once.
         return _pnorm(diff.float(), p, None).to(diff.dtype)
