@@ -82,6 +82,7 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "cat_zero_dim_later_before_dim_check": lambda L: L.cat([L.ones(4, 1), L.tensor(2.0)], 4),
     "rsub_bool_number_half": lambda L: False - L.ones(2, dtype=L.float16),
     "rsub_bool_number_bfloat16_empty": lambda L: True - L.ones(0, 3, dtype=L.bfloat16),
     "median_complex_empty_dim": lambda L: L.zeros(0, dtype=L.complex64).median(-1),

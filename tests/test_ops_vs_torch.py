@@ -156,6 +156,7 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    "logcumsumexp_complex_equal_real_parts": lambda L: L.logcumsumexp(L.tensor([0 + 3j, 0 - 3j, 0 + 2.5j, -1 + 1j], dtype=L.complex128), 0),
     "dist_one_element_negative_p": lambda L: L.stack([L.dist(L.tensor(3, dtype=L.int32), L.tensor(v), p) for v in (_INF, -_INF, 2.5) for p in (-1.0, -2.0, -0.5, 3.0)]),
     "addcmul_three_operand_promotion": lambda L: L.addcmul(L.tensor(3, dtype=L.int16), L.tensor(2, dtype=L.int16), L.ones(2, 3, dtype=L.uint8), value=-3),
     # A half sum with alpha runs in float32 on PyTorch's vectorized path (64 elements use it).

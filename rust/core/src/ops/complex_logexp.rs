@@ -52,7 +52,9 @@ fn scan_rows<F: crate::ops::complex_math::Part>(x: &[Complex<F>], o: &mut [Compl
         let mut acc = xr[0];
         or[0] = acc;
         for k in 1..n {
-            acc = log_add_exp_as(acc, xr[k]);
+            // The new element first, as PyTorch's scan calls it: on equal real parts the
+            // later term is factored out, which decides the branch of the imaginary part.
+            acc = log_add_exp_as(xr[k], acc);
             or[k] = acc;
         }
     }

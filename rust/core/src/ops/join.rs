@@ -53,6 +53,13 @@ impl Tensor {
         if tensors.is_empty() {
             bail!(Runtime, "torch.cat(): expected a non-empty list of Tensors");
         }
+        // Every tensor is checked for zero dims first (PyTorch names the position).
+        if let Some(i) = tensors.iter().position(|t| t.ndim() == 0) {
+            bail!(
+                Runtime,
+                "torch.cat(): zero-dimensional tensor (at position {i}) cannot be concatenated"
+            );
+        }
         let parts: Vec<&Tensor> = tensors
             .iter()
             .filter(|t| !(t.ndim() == 1 && t.numel() == 0))
