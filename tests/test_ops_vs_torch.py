@@ -156,6 +156,8 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    "conv1d_complex": lambda L: L.conv1d(L.arange(28, dtype=L.float32).reshape(1, 7, 4).to(L.complex64) * (1 - 0.5j), L.linspace(-1, 1, 14).reshape(2, 7, 1).to(L.complex64) * (0.3 + 1j), padding=1),
+    "conv2d_complex_bias_stride": lambda L: L.conv2d(L.linspace(-2, 2, 2 * 3 * 5 * 5, dtype=L.float64).reshape(2, 3, 5, 5) * (1 + 2j), L.linspace(-1, 1, 4 * 3 * 3 * 3, dtype=L.float64).reshape(4, 3, 3, 3) * (0.5 - 1j), L.tensor([1 + 1j, 0, -1j, 2], dtype=L.complex128), stride=2, padding=1),
     "logcumsumexp_complex_equal_real_parts": lambda L: L.logcumsumexp(L.tensor([0 + 3j, 0 - 3j, 0 + 2.5j, -1 + 1j], dtype=L.complex128), 0),
     "dist_one_element_negative_p": lambda L: L.stack([L.dist(L.tensor(3, dtype=L.int32), L.tensor(v), p) for v in (_INF, -_INF, 2.5) for p in (-1.0, -2.0, -0.5, 3.0)]),
     "addcmul_three_operand_promotion": lambda L: L.addcmul(L.tensor(3, dtype=L.int16), L.tensor(2, dtype=L.int16), L.ones(2, 3, dtype=L.uint8), value=-3),

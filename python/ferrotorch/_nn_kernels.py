@@ -76,8 +76,23 @@ def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
     else:
         p = _pair(padding, "padding")
     _check_nonneg("conv2d", stride=s, padding=p, dilation=d)
-    out = _core._conv2d(input, weight, bias, s, p, d, groups)
+    if input.is_complex() and input.dtype == weight.dtype and (bias is None or bias.dtype == input.dtype):
+        out = _complex_conv2d(input, weight, bias, s, p, d, groups)
+    else:
+        out = _core._conv2d(input, weight, bias, s, p, d, groups)
     return out.squeeze(0) if unbatched else out
+
+
+def _complex_conv2d(x: Tensor, w: Tensor, bias: Optional[Tensor], s: Any, p: Any, d: Any, groups: int) -> Tensor:
+    """A complex convolution from four real ones: (xr + i xi) * (wr + i wi)."""
+    import ferrotorch
+
+    def conv(a: Tensor, k: Tensor) -> Tensor:
+        return _core._conv2d(a, k, None, s, p, d, groups)
+
+    xr, xi, wr, wi = x.real, x.imag, w.real, w.imag
+    out = ferrotorch.complex(conv(xr, wr) - conv(xi, wi), conv(xr, wi) + conv(xi, wr))
+    return out if bias is None else out + bias.reshape(1, -1, 1, 1)
 
 
 @op_entry("conv1d")
