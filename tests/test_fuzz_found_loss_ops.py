@@ -9,6 +9,8 @@ from typing import Any, Callable, Dict
 
 import numpy as np
 import pytest
+from fuzz_found_checks import assert_same_outcome
+from fuzz_found_checks import tensor_of as _t
 
 import ferrotorch as torch
 from torch_oracle import needs_torch, pt
@@ -18,41 +20,8 @@ pytestmark = needs_torch
 NAN, INF = math.nan, math.inf
 
 
-def _t(L: Any, values: Any, dtype: str = "float32") -> Any:
-    """A tensor of library ``L`` from plain values (reduced floats rounded from float32)."""
-    if dtype in ("int64", "bool"):
-        return L.tensor(np.array(values, dtype=np.int64)).to(getattr(L, dtype))
-    arr = np.array(values, dtype=np.float64 if dtype == "float64" else np.float32)
-    out = L.tensor(arr)
-    return out if dtype in ("float32", "float64") else out.to(getattr(L, dtype))
-
-
 def _c(L: Any, re: Any, im: Any, dtype: str = "float32") -> Any:
     return L.complex(_t(L, re, dtype), _t(L, im, dtype))
-
-
-def _run(fn: Callable[[Any], Any], L: Any) -> Any:
-    try:
-        return ("ok", fn(L))
-    except Exception as e:  # noqa: BLE001 - the exception is the result compared
-        return ("raise", e)
-
-
-def _numpy(t: Any) -> np.ndarray:
-    t = t.detach()
-    if str(t.dtype).split(".")[-1] in ("float16", "bfloat16"):
-        t = t.float()
-    return np.array(t.tolist())
-
-
-def _compare(ours: Any, theirs: Any, rtol: float) -> None:
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], f"dtype {ours.dtype} vs torch {theirs.dtype}"
-    assert tuple(ours.shape) == tuple(theirs.shape), f"shape {tuple(ours.shape)} vs torch {tuple(theirs.shape)}"
-    a, b = _numpy(ours), _numpy(theirs)
-    np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=f"NaN positions\n ours={a}\n torch={b}")
-    np.testing.assert_array_equal(np.where(np.isinf(a), a, 0), np.where(np.isinf(b), b, 0), err_msg=f"infinities\n ours={a}\n torch={b}")
-    fin = np.isfinite(b)
-    np.testing.assert_allclose(a[fin], b[fin], rtol=rtol, atol=rtol * 1e-3)
 
 
 def _grid(L: Any, values: Any) -> Any:
@@ -109,16 +78,7 @@ CASES: Dict[str, Callable[[Any], Any]] = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fuzz_found_loss_ops_vs_torch(name: str) -> None:
-    fn = CASES[name]
-    (k_o, ours), (k_t, theirs) = _run(fn, torch), _run(fn, pt)
-    if k_t == "raise":
-        base = next(c for c in type(theirs).__mro__ if c.__module__ == "builtins")
-        assert k_o == "raise", f"torch raised {type(theirs).__name__}: {theirs}\n ours gave {ours!r}"
-        assert isinstance(ours, base), f"ours raised {type(ours).__name__}: {ours}\n torch {type(theirs).__name__}: {theirs}"
-        return
-    assert k_o == "ok", f"ours raised {type(ours).__name__}: {ours}\n torch gave {theirs!r}"
-    dtype = str(theirs.dtype).split(".")[-1]
-    _compare(ours, theirs, {"float16": 2e-3, "bfloat16": 8e-3, "float32": 2e-6, "complex64": 2e-6}.get(dtype, 1e-9))
+    assert_same_outcome(CASES[name], {"float16": 2e-3, "bfloat16": 8e-3, "float32": 2e-6, "complex64": 2e-6})
 
 
 def test_rms_norm_half_gradient_vs_torch() -> None:
