@@ -276,6 +276,57 @@ fn alpha_result_type(a: &Tensor, b: &Tensor) -> DType {
     ferrotorch::dtype::result_type(&[zero_dim(a), zero_dim(b)], default_dtype())
 }
 
+/// `a + alpha * other` (`op` Add) or `a - alpha * other` (Sub), in PyTorch's result dtype:
+/// a half sum computed in float32 (see [`apply_alpha`]) is rounded once, to the half type.
+fn alpha_sum(
+    py: Python<'_>,
+    a: &Tensor,
+    other: &Bound<'_, PyAny>,
+    alpha: Option<&Bound<'_, PyAny>>,
+    op: BinaryOp,
+) -> PyResult<Tensor> {
+    let (name, aten) = if op == BinaryOp::Add {
+        ("add", "aten::add")
+    } else {
+        ("sub", "aten::sub")
+    };
+    let operand = operand_tensor(a, other, name)?;
+    let rt = alpha_result_type(a, &operand);
+    let b = apply_alpha(a, operand, alpha)?;
+    let r = maybe_detach(py, a.numel(), || {
+        profiler::run(aten, &[a, &b], || a.binary(op, &b))
+    })
+    .py()?;
+    if r.dtype() != rt {
+        return r.to_dtype(rt).py();
+    }
+    Ok(r)
+}
+
+/// In-place [`alpha_sum`] into `t`.
+fn alpha_sum_(
+    t: &Tensor,
+    other: &Bound<'_, PyAny>,
+    alpha: Option<&Bound<'_, PyAny>>,
+    op: BinaryOp,
+) -> PyResult<()> {
+    let name = if op == BinaryOp::Add { "add_" } else { "sub_" };
+    let operand = operand_tensor(t, other, name)?;
+    let operand_dtype = operand.dtype();
+    let b = apply_alpha(t, operand, alpha)?;
+    if b.dtype() != operand_dtype && matches!(t.dtype(), DType::F16 | DType::BF16) {
+        // alpha * b came back in float32 (see apply_alpha): sum there, round once.
+        return t
+            .apply_inplace(name, &[&b], |s| s.binary(op, &b)?.to_dtype(s.dtype()))
+            .py();
+    }
+    if op == BinaryOp::Add {
+        t.add_(&b).py()
+    } else {
+        t.binary_(BinaryOp::Sub, &b).py()
+    }
+}
+
 fn apply_alpha(a: &Tensor, b: Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let Some(alpha) = alpha else { return Ok(b) };
     let s = extract_scalar(alpha)?.ok_or_else(|| PyTypeError::new_err("alpha must be a number"))?;
@@ -598,21 +649,13 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let operand = operand_tensor(&self.t, other, "add")?;
-        let rt = alpha_result_type(&self.t, &operand);
-        let b = apply_alpha(&self.t, operand, alpha)?;
-        let r = maybe_detach(py, self.t.numel(), || {
-            profiler::run("aten::add", &[&self.t, &b], || self.t.add(&b))
-        });
-        // A half sum computed in float32 (see apply_alpha) is rounded once, to the half type.
-        let r = r.and_then(|r| {
-            if r.dtype() != rt {
-                r.to_dtype(rt)
-            } else {
-                Ok(r)
-            }
-        });
-        Ok(PyTensor::new(r.py()?))
+        Ok(PyTensor::new(alpha_sum(
+            py,
+            &self.t,
+            other,
+            alpha,
+            BinaryOp::Add,
+        )?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn sub(
@@ -621,21 +664,13 @@ impl PyTensor {
         other: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        let operand = operand_tensor(&self.t, other, "sub")?;
-        let rt = alpha_result_type(&self.t, &operand);
-        let b = apply_alpha(&self.t, operand, alpha)?;
-        let r = maybe_detach(py, self.t.numel(), || {
-            profiler::run("aten::sub", &[&self.t, &b], || self.t.sub(&b))
-        });
-        // A half sum computed in float32 (see apply_alpha) is rounded once, to the half type.
-        let r = r.and_then(|r| {
-            if r.dtype() != rt {
-                r.to_dtype(rt)
-            } else {
-                Ok(r)
-            }
-        });
-        Ok(PyTensor::new(r.py()?))
+        Ok(PyTensor::new(alpha_sum(
+            py,
+            &self.t,
+            other,
+            alpha,
+            BinaryOp::Sub,
+        )?))
     }
     #[pyo3(signature = (other, *, alpha=None))]
     fn subtract(
@@ -730,17 +765,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let operand = operand_tensor(&slf.t, other, "add_")?;
-        let operand_dtype = operand.dtype();
-        let b = apply_alpha(&slf.t, operand, alpha)?;
-        if b.dtype() != operand_dtype && matches!(slf.t.dtype(), DType::F16 | DType::BF16) {
-            // alpha * b came back in float32 (see apply_alpha): sum there, round once.
-            slf.t
-                .apply_inplace("add_", &[&b], |s| s.add(&b)?.to_dtype(s.dtype()))
-                .py()?;
-            return Ok(slf);
-        }
-        slf.t.add_(&b).py()?;
+        alpha_sum_(&slf.t, other, alpha, BinaryOp::Add)?;
         Ok(slf)
     }
     #[pyo3(signature = (other, *, alpha=None))]
@@ -749,17 +774,7 @@ impl PyTensor {
         other: &Bound<'py, PyAny>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let operand = operand_tensor(&slf.t, other, "sub_")?;
-        let operand_dtype = operand.dtype();
-        let b = apply_alpha(&slf.t, operand, alpha)?;
-        if b.dtype() != operand_dtype && matches!(slf.t.dtype(), DType::F16 | DType::BF16) {
-            // alpha * b came back in float32 (see apply_alpha): sum there, round once.
-            slf.t
-                .apply_inplace("sub_", &[&b], |s| s.sub(&b)?.to_dtype(s.dtype()))
-                .py()?;
-            return Ok(slf);
-        }
-        slf.t.binary_(BinaryOp::Sub, &b).py()?;
+        alpha_sum_(&slf.t, other, alpha, BinaryOp::Sub)?;
         Ok(slf)
     }
 
