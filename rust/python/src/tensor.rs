@@ -120,15 +120,6 @@ fn apply_binary_profiled(
     )
 }
 
-/// PyTorch's add/sub of a half tensor and a real number round the number to the half type
-/// first (70000.0 is inf in float16; mul/div keep it in float32).
-fn number_in_half_type(a: &Tensor, s: Scalar) -> PyResult<Scalar> {
-    if !matches!(a.dtype(), DType::F16 | DType::BF16) || !matches!(s, Scalar::Float(_)) {
-        return Ok(s);
-    }
-    Tensor::scalar(s, a.dtype()).item().py()
-}
-
 /// A real number operand of mul/div on a half tensor, kept in float32 as the operator does
 /// (`t.mul(70000.0)` of 0 is 0, not 0 * inf); None for anything else.
 fn half_opmath_number(a: &Tensor, other: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
@@ -175,9 +166,6 @@ fn binary_dunder(
     // PyTorch's __radd__/__rmul__ are add/mul with the tensor first (`t + alpha * number`).
     let reflected = reflected && !matches!(op, BinaryOp::Add | BinaryOp::Mul);
     let b = match b {
-        Operand::S(s) if matches!(op, BinaryOp::Add | BinaryOp::Sub) => {
-            Operand::S(number_in_half_type(a, s)?)
-        }
         Operand::T(t)
             if !reflected && matches!(op, BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv) =>
         {
