@@ -21,10 +21,10 @@ def mlp(lib: Any) -> Callable[[], None]:
     return step
 
 
-def cnn(lib: Any) -> Callable[[], None]:
+def digits_cnn(lib: Any) -> Any:
+    """The digits CNN (1x28x28 in, 10 classes): two 3x3 conv + max pool, then 3136-128-10."""
     nn = lib.nn
     F = nn.functional
-    lib.manual_seed(0)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -39,7 +39,13 @@ def cnn(lib: Any) -> Callable[[], None]:
             x = F.max_pool2d(F.relu(self.c2(x)), 2)
             return self.f2(F.relu(self.f1(x.flatten(1))))
 
-    model = Net()
+    return Net()
+
+
+def cnn(lib: Any) -> Callable[[], None]:
+    F = lib.nn.functional
+    lib.manual_seed(0)
+    model = digits_cnn(lib)
     opt = lib.optim.Adam(model.parameters(), lr=1e-3)
     x, y = lib.randn(64, 1, 28, 28), lib.randint(0, 10, (64,))
 

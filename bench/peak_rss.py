@@ -5,11 +5,12 @@ step). A separate process per measurement, because a process's peak never goes d
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
-from typing import Dict, List
+from typing import Any, Callable, Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STEPS = 5
@@ -29,13 +30,21 @@ def _peak_rss_mib() -> float:
     raise RuntimeError("no VmHWM in /proc/self/status")
 
 
+def builders() -> Dict[str, Callable[[Any], Callable[[], object]]]:
+    """The measured training steps: bench/models.py's, then bench/models_large.py's (built
+    without their warm-up step, so the first step's allocations count as for the others)."""
+    from bench import models, models_large
+
+    large = {name: functools.partial(b, warmup=0) for name, b in models_large.TRAIN_BUILDERS.items()}
+    return {**models.BUILDERS, **large}
+
+
 def measure_in_this_process(lib_name: str, model: str) -> Dict[str, float]:
     """Builds `model` with `lib_name` (ferrotorch or torch), runs STEPS steps, returns MiB."""
     sys.path.insert(0, ROOT)
     lib = __import__(lib_name)
-    from bench import models
 
-    step = models.BUILDERS[model](lib)
+    step = builders()[model](lib)
     before = _rss_now_mib()
     for _ in range(STEPS):
         step()
@@ -51,10 +60,8 @@ def measure(lib_name: str, model: str) -> Dict[str, float]:
 
 def rows(libs: List[str]) -> List[dict]:
     """One row per model: peak and step-added MiB per library."""
-    from bench import models
-
     result = []
-    for model in models.BUILDERS:
+    for model in builders():
         row = {"case": f"peak RSS: {model}", "mib": {lib: measure(lib, model) for lib in libs}}
         result.append(row)
         cells = " | ".join(f"{row['mib'][lib]['peak_mib']:.0f} MiB (steps +{row['mib'][lib]['steps_mib']:.0f})" for lib in libs)

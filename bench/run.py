@@ -263,6 +263,36 @@ def training_cases() -> List[Case]:
     return cases
 
 
+def large_cases() -> List[Case]:
+    """ResNet-18 and GPT-d384 training steps (the GPT also through ``compile``), digits-CNN
+    inference latency at batch 1 and causal SDPA forward + backward at T = 256 and 1024."""
+    from functools import partial
+
+    from bench import models_large as ml
+
+    builders = {
+        **{f"train step: {name}": b for name, b in ml.TRAIN_BUILDERS.items()},
+        "train step: GPT d384 as above, lib.compile(model)": ml.gpt_d384_compiled,
+        "inference: digits CNN, batch 1, eval, no_grad": ml.cnn_infer,
+        **{f"SDPA fwd+bwd causal, (4, 6, {t}, 64) float32": partial(ml.sdpa, t=t) for t in (256, 1024)},
+    }
+    cases = []
+    for name, builder in builders.items():
+        c = Case(name, unit="ms")
+        for lib, m in (("ferrotorch", ft), ("pytorch", pt)):
+            if m is not None:
+                c.fns[lib] = builder(m)
+        steps = list(c.fns.values())
+        # Both libraries must build the same model, and train it to finite losses.
+        if len({s.n_params for s in steps}) > 1:
+            print(f"warning: {name}: parameter counts differ: {[s.n_params for s in steps]}", file=sys.stderr)
+        for lib, s in c.fns.items():
+            if not all(np.isfinite(s.losses)):
+                print(f"warning: {name}: {lib} gave non-finite losses {s.losses}", file=sys.stderr)
+        cases.append(c)
+    return cases
+
+
 def loader_cases() -> List[Case]:
     from bench import loader
 
@@ -323,12 +353,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description="ferrotorch vs PyTorch vs NumPy")
     ap.add_argument("--quick", action="store_true", help="per-op overhead and matmul only")
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,activations,conv,training,loader,memory,distributed")
+    ap.add_argument("--only", default="", help="comma-separated groups: overhead,matmul,elementwise,activations,conv,training,large,loader,memory,distributed")
     ap.add_argument("--simd", choices=simd_env.LEVELS, help="cap every library at this SIMD level (read from the command line before the imports)")
     args = ap.parse_args(argv)
     if args.simd and os.environ.get("FERROTORCH_SIMD") != args.simd:
         ap.error("--simd must be on the command line: the libraries read it when imported")
-    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "activations": activation_cases, "conv": conv_cases, "training": training_cases, "loader": loader_cases, "memory": list, "distributed": list}
+    groups = {"overhead": overhead_cases, "matmul": matmul_cases, "elementwise": elementwise_cases, "activations": activation_cases, "conv": conv_cases, "training": training_cases, "large": large_cases, "loader": loader_cases, "memory": list, "distributed": list}
     chosen = args.only.split(",") if args.only else (["overhead", "matmul"] if args.quick else list(groups))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; python {platform.python_version()}; numpy {np.__version__}; pytorch {pt.__version__ if pt else 'not installed'}; simd: {simd_env.describe()}")
     print("| case | ferrotorch | pytorch | numpy | ft/pt | ft/np |")

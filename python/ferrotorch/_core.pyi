@@ -459,8 +459,10 @@ class Tensor:
     def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: float = ...) -> Tensor:
         """In-place ``addcdiv``."""
     def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: float = ...) -> Tensor:
-        """input + value * tensor1 * tensor2, with ``value`` taken in the result dtype (PyTorch:
-        an int result truncates it, a value the dtype cannot hold is an error).
+        """input + value * tensor1 * tensor2, with ``value`` taken in the computation dtype
+        (PyTorch: an int result truncates it, a value that dtype cannot hold is an error).
+        float16/bfloat16 results are computed in float32 and rounded once, as PyTorch's kernel
+        does: ``value`` need only fit float32, and 70000 * 0 is 0, not inf * 0.
         """
     def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: float = ...) -> Tensor:
         """In-place ``addcmul``."""

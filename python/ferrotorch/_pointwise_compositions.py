@@ -12,18 +12,23 @@ Tensor = _core.Tensor
 
 @op_entry("addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    """input + value * tensor1 * tensor2, with ``value`` taken in the result dtype (PyTorch:
-    an int result truncates it, a value the dtype cannot hold is an error)."""
+    """input + value * tensor1 * tensor2, with ``value`` taken in the computation dtype
+    (PyTorch: an int result truncates it, a value that dtype cannot hold is an error).
+    float16/bfloat16 results are computed in float32 and rounded once, as PyTorch's kernel
+    does: ``value`` need only fit float32, and 70000 * 0 is 0, not inf * 0."""
     from ._arranging import _result_type
 
     # One result_type over the three operands (0-d ones weigh less), as PyTorch's iterator.
     dtype = _result_type([input, tensor1, tensor2])
     if dtype == _core.bool:
         raise NotImplementedError("addcmul: \"addcmul_cpu_out\" not implemented for 'Bool'")
-    if value == 1:
-        return input + tensor1.to(dtype) * tensor2.to(dtype)
-    scale = _core.full((), value, dtype=dtype)
-    return input + tensor1.to(dtype) * tensor2.to(dtype) * scale
+    compute = _core.float32 if dtype in (_core.float16, _core.bfloat16) else dtype
+    t1, t2 = tensor1.to(compute), tensor2.to(compute)
+    # (value * t1) * t2: PyTorch's order, which decides where a product overflows.
+    prod = t1 * t2 if value == 1 else _core.full((), value, dtype=compute) * t1 * t2
+    if compute == dtype:
+        return input + prod
+    return (input.to(compute) + prod).to(dtype)
 
 
 @op_entry("addcdiv")

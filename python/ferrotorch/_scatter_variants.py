@@ -42,14 +42,19 @@ def _working_copy(self: Tensor) -> Tensor:
 def _assign(self: Tensor, result: Tensor) -> Tensor:
     """Writes ``result`` into ``self`` in place (recorded by autograd, version bumped); refused,
     as PyTorch does after its argument checks, where elements of ``self`` share memory."""
+    _check_no_internal_overlap(self)
+    self[...] = result
+    return self
+
+
+def _check_no_internal_overlap(self: Tensor) -> None:
+    """PyTorch's refusal to write into a tensor whose elements share memory (expanded)."""
     # An empty tensor has no element to share memory, expanded or not.
     if self.numel() and any(st == 0 and n > 1 for st, n in zip(self.stride(), self.shape)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
             "Please clone() the tensor before performing the operation."
         )
-    self[...] = result
-    return self
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,7 +79,9 @@ def take(input: Tensor, index: Tensor, *, out: Optional[Tensor] = None) -> Tenso
     return write_out(input.reshape(-1).index_select(0, _wrapped(flat, n)).reshape(index.shape), out)
 
 
-def _put_checked(input: Tensor, index: Tensor, source: Tensor) -> Tensor:
+def _put_checked(input: Tensor, index: Tensor, source: Tensor, inplace: bool = False) -> Tensor:
+    """PyTorch's put_ checks in its order: dtypes, element counts, an empty destination, the
+    destination's internal overlap (in place only), then the index range (in the kernel)."""
     if index.dtype != _core.int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {type_name(index)}")
     if input.dtype != source.dtype:
@@ -88,6 +95,10 @@ def _put_checked(input: Tensor, index: Tensor, source: Tensor) -> Tensor:
             f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
         )
     n = input.numel()
+    if n == 0 and index.numel() != 0:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    if inplace:
+        _check_no_internal_overlap(input)
     flat = index.reshape(-1)
     bad = _first_bad(flat, n)
     if bad is not None:
@@ -99,7 +110,11 @@ def _put_checked(input: Tensor, index: Tensor, source: Tensor) -> Tensor:
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with the elements at flat ``index`` (row-major) set to ``source``'s
     elements, or incremented by them when ``accumulate``."""
-    flat = _put_checked(input, index, source)
+    return _put_values(input, _put_checked(input, index, source), source, accumulate)
+
+
+def _put_values(input: Tensor, flat: Tensor, source: Tensor, accumulate: bool) -> Tensor:
+    """``put`` once its arguments are checked (``flat`` the 1-d index)."""
     if flat.numel() == 0:
         return input.clone()
     n = input.numel()
@@ -109,7 +124,8 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """In-place ``put``."""
-    return _assign(self, put(_working_copy(self), index, source, accumulate))
+    flat = _put_checked(self, index, source, inplace=True)  # overlap refused before the range
+    return _assign(self, _put_values(_working_copy(self), flat, source, accumulate))
 
 
 # ---------------------------------------------------------------------------------------------

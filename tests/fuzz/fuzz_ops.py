@@ -50,10 +50,11 @@ def _table_op(op: Any, kind: str) -> FuzzOp:
 
 
 def _nonfinite_or_big(x: Any, *_: Any) -> bool:
-    """A float tensor with values no integer dtype holds (casting them is UB in C++)."""
-    if not x.dtype.is_floating_point or x.numel() == 0:
+    """A float or complex tensor with values no integer dtype holds (casting them is UB in
+    C++; a complex cast reads the real part)."""
+    if not (x.dtype.is_floating_point or x.dtype.is_complex) or x.numel() == 0:
         return False
-    v = x.detach().double()
+    v = (x.detach().real if x.dtype.is_complex else x.detach()).double()
     return bool((~v.isfinite()).any()) or bool((v.abs() >= 128).any())
 
 

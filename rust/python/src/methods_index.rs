@@ -192,7 +192,15 @@ impl PyTensor {
                 // With an index tensor PyTorch makes the number a tensor of the dtype first,
                 // a checked conversion even for one element.
                 if let Ok(Some(s)) = extract_scalar(value) {
-                    ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype()).py()?;
+                    ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype())
+                        .py()
+                        .map_err(|e| match self.t.index(&items) {
+                            // A mask of the wrong shape is found while slicing, before the value.
+                            Err(ie) if ie.to_string().contains("shape of the mask") => {
+                                crate::errors::to_py(ie)
+                            }
+                            _ => e,
+                        })?;
                 }
             }
             if v.numel() == 1 && is_lone_byte_mask(&items) {

@@ -217,6 +217,12 @@ impl PyTensor {
         min: Option<&Bound<'py, PyAny>>,
         max: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRef<'py, Self>> {
+        if slf.t.dtype().is_complex() {
+            // PyTorch refuses a complex self before it looks at the memory it would write.
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+                "clamp_: clamp is not supported for complex types",
+            ));
+        }
         let (lo, hi) = (bound(min)?, bound(max)?);
         let deps: Vec<Tensor> = [&lo, &hi]
             .into_iter()

@@ -127,7 +127,7 @@ fn half_opmath_number(a: &Tensor, other: &Bound<'_, PyAny>) -> PyResult<Option<O
         return Ok(None);
     }
     Ok(match extract_operand(other)? {
-        Some(Operand::S(s @ Scalar::Float(_))) => Some(Operand::S(s)),
+        Some(Operand::S(s @ (Scalar::Float(_) | Scalar::Int(_)))) => Some(Operand::S(s)),
         Some(Operand::T(t)) => opmath_scalar_tensor(a, &t)?,
         _ => None,
     })
@@ -449,14 +449,29 @@ binary_methods! {
 }
 
 /// In-place forms `t.mul_(other)`; they return the tensor itself.
+/// `t.op_(other)`: a number (or untracked 0-d float tensor) times or over a half tensor
+/// stays in float32, as in `mul`/`div` (`x.mul_(70000.0)` of 0.82 is 57536, not inf).
+fn inplace_binary(t: &Tensor, other: &Bound<'_, PyAny>, op: BinaryOp, name: &str) -> PyResult<()> {
+    if matches!(op, BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv) {
+        if let Some(s) = half_opmath_number(t, other)? {
+            return t
+                .apply_inplace(&format!("{}_", op.name()), &[], |x| {
+                    apply_binary(x, &s, op, false)
+                })
+                .py();
+        }
+    }
+    let b = operand_tensor(t, other, name)?;
+    t.binary_(op, &b).py()
+}
+
 macro_rules! inplace_binary_methods {
     ($($name:ident => $op:expr;)*) => {
         #[pymethods]
         impl PyTensor {
             $(
                 fn $name<'py>(slf: PyRef<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Self>> {
-                    let b = operand_tensor(&slf.t, other, stringify!($name))?;
-                    slf.t.binary_($op, &b).py()?;
+                    inplace_binary(&slf.t, other, $op, stringify!($name))?;
                     Ok(slf)
                 }
             )*
@@ -484,8 +499,7 @@ macro_rules! inplace_dunders {
         impl PyTensor {
             $(
                 fn $name(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
-                    let b = operand_tensor(&self.t, other, stringify!($name))?;
-                    self.t.binary_($op, &b).py()
+                    inplace_binary(&self.t, other, $op, stringify!($name))
                 }
             )*
         }

@@ -500,11 +500,14 @@ pub fn exp_f32(x: f32) -> f32 {
     let xc = x.clamp(-104.0, 88.8);
     let n = (xc * LOG2E + MAGIC) - MAGIC;
     let r = xc - n * LN2_HI - n * LN2_LO;
-    // Taylor coefficients of e^r up to r^6 (enough on |r| <= 0.347).
+    // Taylor coefficients of e^r up to r^7 (to r^6 the truncation alone was ~1 ulp on
+    // |r| <= 0.347, and results were up to 1.8 ulp off).
     let p = 1.0
         + r * (1.0
             + r * (0.5
-                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
+                + r * (1.0 / 6.0
+                    + r * (1.0 / 24.0
+                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
     // Scale by 2^n in two steps so that n down to -150 stays representable.
     // n is within [-151, 129] after the clamp: the unchecked cast is exact and vectorizes.
     let n_i: i32 = unsafe { n.to_int_unchecked() };

@@ -518,11 +518,20 @@ impl Tensor {
             false,
             move |g, s| {
                 let (a, b) = (&s[0], &s[1]);
+                // The hot ops skip the gradient of an input that needs none: `x * 2` spent
+                // a full product and a reduction on the constant's gradient.
+                let (na, nb) = (a.requires_grad(), b.requires_grad());
+                let want = |need: bool, f: &dyn Fn() -> Result<Tensor>| -> Result<Option<Tensor>> {
+                    need.then(f).transpose()
+                };
                 let (ga, gb) = match op {
-                    Add => (Some(g.clone()), Some(g.clone())),
-                    Sub => (Some(g.clone()), Some(g.neg()?)),
-                    Mul => (Some(g.mul(b)?), Some(g.mul(a)?)),
-                    Div => (Some(g.div(b)?), Some(g.neg()?.mul(a)?.div(&b.mul(b)?)?)),
+                    Add => (na.then(|| g.clone()), nb.then(|| g.clone())),
+                    Sub => (na.then(|| g.clone()), want(nb, &|| g.neg())?),
+                    Mul => (want(na, &|| g.mul(b))?, want(nb, &|| g.mul(a))?),
+                    Div => (
+                        want(na, &|| g.div(b))?,
+                        want(nb, &|| g.neg()?.mul(a)?.div(&b.mul(b)?))?,
+                    ),
                     Pow => {
                         // b * a^(b-1), taken as 0 where b == 0 (else 0 * 0^-1 = NaN at a == 0).
                         let ga = g.mul(b)?.mul(&a.pow(&b.sub_scalar(Scalar::Float(1.0))?)?)?;

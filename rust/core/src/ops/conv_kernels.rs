@@ -7,6 +7,7 @@
 use crate::cpu::gemm_any::gemm_any;
 use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
+use crate::ops::conv_depthwise;
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
 use crate::ops::unfold::{col2im_plane, col2im_plane_same_width, im2col_plane, Window};
 use gemm::Parallelism;
@@ -35,7 +36,7 @@ impl Geometry {
     pub fn l(&self) -> usize {
         self.ohw[0] * self.ohw[1]
     }
-    fn kk(&self) -> usize {
+    pub fn kk(&self) -> usize {
         self.win.kernel[0] * self.win.kernel[1]
     }
     /// A 1x1 kernel with stride 1 and no padding: each image already is its column matrix.
@@ -120,6 +121,9 @@ fn split(g: &Geometry, backward: bool) -> Split {
 /// Refuses, before any thread allocates it, column scratch that no machine could hold: the
 /// per-thread buffers are sized inside the thread pool, where a failure cannot be reported.
 pub(crate) fn check_scratch(g: &Geometry, backward: bool, elem_size: usize) -> crate::Result<()> {
+    if conv_depthwise::is_depthwise(g) {
+        return Ok(()); // no column scratch
+    }
     let s = split(g, backward);
     let per_image = (g.c.saturating_mul(g.kk()))
         .saturating_add(g.o)
@@ -290,6 +294,9 @@ pub(crate) fn forward<T: ConvFloat>(
     if out.is_empty() {
         return;
     }
+    if conv_depthwise::is_depthwise(g) {
+        return conv_depthwise::forward(g, x, w, bias, out);
+    }
     let s = split(g, false);
     let per_block = s.per_block;
     let task = |(t, chunk): (usize, &mut [T])| {
@@ -425,6 +432,14 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
             .chain(gb)
             .for_each(|s| s.fill(T::default()));
         return;
+    }
+    if conv_depthwise::is_depthwise(g) {
+        let grads = Grads {
+            x: gx,
+            w: gw,
+            bias: gb,
+        };
+        return conv_depthwise::backward(g, x, w, gout, grads);
     }
     let s = split(g, true);
     let tasks = g.n.div_ceil(s.per_task);

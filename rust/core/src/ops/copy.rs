@@ -186,7 +186,16 @@ impl Tensor {
         if self.dtype().is_complex() {
             return self.write_complex_from(&src);
         }
-        let tmp = src.copy_as(self.dtype())?;
+        // A contiguous source of this dtype in other memory (an in-place op's fresh result)
+        // is read where it is: the gather copy was a third pass over the data.
+        let tmp = if src.dtype() == self.dtype()
+            && src.is_contiguous()
+            && !src.storage().same(self.storage())
+        {
+            src
+        } else {
+            src.copy_as(self.dtype())?
+        };
         with_dtype!(self.dtype(), D => {
             let vals = tmp.contiguous_slice::<D>();
             let l = self.layout();

@@ -294,6 +294,16 @@ impl Tensor {
                 return Ok(out);
             }
         }
+        let batched = !((a.ndim() <= 2 && b.ndim() <= 2) || folds_into_matrix(a, b));
+        if batched && a.dtype() == DType::Bool && b.dtype() != DType::Bool {
+            // PyTorch's batched kernel refuses a bool first operand before comparing dtypes.
+            bail!(
+                NotImplemented,
+                "matmul: \"bmm\" not implemented for 'Bool' (shapes {:?} and {:?})",
+                a.shape(),
+                b.shape()
+            );
+        }
         if a.dtype() != b.dtype() {
             bail!(
                 Runtime,

@@ -178,7 +178,14 @@ pub fn accum_dtypes(dt: DType) -> (DType, DType) {
 fn sum_f32(x: &[f32]) -> f32 {
     let mut total = 0f64;
     for block in x.chunks(4096) {
-        total += crate::cpu::lanes::sum(block) as f64;
+        let s = crate::cpu::lanes::sum(block);
+        // A lane's partial sum overflowed (inf, or inf - inf) though every value is finite:
+        // this block again in f64, where no partial sum can overflow.
+        total += if s.is_finite() || block.iter().any(|v| !v.is_finite()) {
+            s as f64
+        } else {
+            block.iter().map(|&v| v as f64).sum::<f64>()
+        };
     }
     total as f32
 }

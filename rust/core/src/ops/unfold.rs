@@ -38,7 +38,7 @@ impl Window {
 }
 
 /// Output columns `oj` whose input column `oj * stride + k * dilation - pad` lies in `0..w`.
-fn valid_range(
+pub(crate) fn valid_range(
     out: usize,
     w: usize,
     k: usize,

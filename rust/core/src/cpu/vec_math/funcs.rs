@@ -23,7 +23,7 @@ fn poly<V: F32Vec, const N: usize>(x: V, c: [f32; N]) -> V {
 const LN2_HI: f32 = 0.693_145_75;
 const LN2_LO: f32 = 1.428_606_8e-6;
 
-/// e^x: 2^n e^r with r = x - n ln2 (two-part ln2) and a degree-6 Taylor polynomial (as
+/// e^x: 2^n e^r with r = x - n ln2 (two-part ln2) and a degree-7 Taylor polynomial (as
 /// `math::exp_f32`). The clamp keeps n in [-150, 128]: the scaling then overflows to inf
 /// and underflows gradually to 0 by itself, and NaN passes through every step.
 #[inline(always)]
@@ -35,6 +35,7 @@ pub(super) fn exp<V: F32Vec>(x: V) -> V {
     let p = poly(
         r,
         [
+            1.0 / 5040.0,
             1.0 / 720.0,
             1.0 / 120.0,
             1.0 / 24.0,
