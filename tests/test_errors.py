@@ -82,6 +82,10 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "tensor_int_beyond_uint64": lambda L: L.tensor(2**64),
+    "tensor_int_beyond_int64_in_list": lambda L: L.tensor([1, 2**63]),
+    "tensor_int_below_int64": lambda L: L.tensor(-(2**63) - 1),
+    "tensor_int_beyond_int64_as_int64": lambda L: L.tensor(2**63, dtype=L.int64),
     "cat_zero_dim_later_before_dim_check": lambda L: L.cat([L.ones(4, 1), L.tensor(2.0)], 4),
     "rsub_bool_number_half": lambda L: False - L.ones(2, dtype=L.float16),
     "rsub_bool_number_bfloat16_empty": lambda L: True - L.ones(0, 3, dtype=L.bfloat16),

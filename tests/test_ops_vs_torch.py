@@ -156,6 +156,9 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    # Ints beyond int64 are stored only into a float dtype (read as a float).
+    "tensor_int_beyond_uint64_as_float32": lambda L: L.tensor(2**64, dtype=L.float32),
+    "tensor_ints_beyond_int64_as_float64": lambda L: L.tensor([2**63, 2**200], dtype=L.float64),
     "conv1d_complex": lambda L: L.conv1d(L.arange(28, dtype=L.float32).reshape(1, 7, 4).to(L.complex64) * (1 - 0.5j), L.linspace(-1, 1, 14).reshape(2, 7, 1).to(L.complex64) * (0.3 + 1j), padding=1),
     "conv2d_complex_bias_stride": lambda L: L.conv2d(L.linspace(-2, 2, 2 * 3 * 5 * 5, dtype=L.float64).reshape(2, 3, 5, 5) * (1 + 2j), L.linspace(-1, 1, 4 * 3 * 3 * 3, dtype=L.float64).reshape(4, 3, 3, 3) * (0.5 - 1j), L.tensor([1 + 1j, 0, -1j, 2], dtype=L.complex128), stride=2, padding=1),
     "logcumsumexp_complex_equal_real_parts": lambda L: L.logcumsumexp(L.tensor([0 + 3j, 0 - 3j, 0 + 2.5j, -1 + 1j], dtype=L.complex128), 0),

@@ -81,6 +81,9 @@ def _scalar_values(seq: Tensor, value: Any) -> Tensor:
         if value >= 2**63 and seq.dtype == _core.bool:
             raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool and UInt64")
     dtype = _core.result_type(seq, value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2**63:
+        # Beyond int64 (PyTorch's uint64 number): only a float dtype holds it.
+        return _core.tensor(value, dtype=_core.float64, device=seq.device).to(dtype)
     return _core.tensor(value, device=seq.device).to(dtype)
 
 

@@ -99,8 +99,18 @@ def affine_grid_generator(theta: Tensor, size: Sequence[int], align_corners: boo
     axes = [_base_coords(s, align_corners, theta) for s in reversed(spatial)]
     mesh = meshgrid(*reversed(axes), indexing="ij")  # each of shape spatial, (z,) y, x order
     cols = list(reversed(mesh)) + [_core.ones(spatial, dtype=theta.dtype, device=theta.device)]
-    base = _core.stack(cols, -1).reshape(1, -1, nsp + 1).expand(n, -1, -1)
-    return base.bmm(theta.transpose(1, 2)).reshape([n] + spatial + [nsp])
+    # PyTorch's batched product base @ theta^T has a contraction of nsp + 1 terms, summed in
+    # order (x * t0 + y * t1 [+ z * t2]) + t_last without fused multiply-adds, in float for the
+    # half types; the same sum written out gives its result bit for bit (a GEMM's order differs
+    # where the terms cancel).
+    compute = _core.float32 if theta.dtype in (_core.float16, _core.bfloat16) else theta.dtype
+    th = theta.to(compute).unsqueeze(1)  # [N, 1, nsp, nsp + 1]
+    out = None
+    for k in range(nsp):
+        term = cols[k].to(compute).reshape(1, -1, 1) * th[..., k]
+        out = term if out is None else out + term
+    out = out + th[..., nsp]
+    return out.to(theta.dtype).reshape([n] + spatial + [nsp])
 
 
 def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = None) -> Tensor:
@@ -136,21 +146,33 @@ def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = 
 # Coordinate maps (grid units -> pixel units -> padded pixel units)
 
 
-def _unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
-    """[-1, 1] to pixel units: the corner pixels' centers (align_corners) or outer edges."""
+def _unnormalize(coord: Tensor, size: int, align_corners: bool, nsp: int = 3) -> Tensor:
+    """[-1, 1] to pixel units: the corner pixels' centers (align_corners) or outer edges.
+
+    Written as PyTorch's CPU kernels round it: the 2-D (vectorized) one scales by a precomputed
+    half size, the 3-D one multiplies then halves; they differ where (coord + 1) * size
+    overflows (a finite far point in 2-D, an infinite one in 3-D)."""
+    if nsp == 2:
+        if align_corners:
+            return (coord + 1) * ((size - 1) / 2)
+        if coord.dtype == _core.float32:
+            # The kernel fuses the scaling and the - 0.5 (one rounding): exact in float64 here.
+            return ((coord + 1).double() * (size / 2) - 0.5).float()
+        return (coord + 1) * (size / 2) - 0.5
     if align_corners:
         return ((coord + 1) / 2) * (size - 1)
     return ((coord + 1) * size - 1) / 2
 
 
-def _clip(coord: Tensor, size: int) -> Tensor:
+def _clip(coord: Tensor, size: int, nsp: int = 2) -> Tensor:
     """Clamps to [0, size - 1]; the gradient is 1 strictly inside and 0 at or beyond the edges
     (PyTorch's kernels count the edges as out of bounds for the gradient)."""
     hi = float(size - 1)
     inside = (coord > 0) & (coord < hi)
     c = coord.detach()
-    # PyTorch's max(coord, 0) turns a NaN coordinate (an overflowed or reflected infinity) into 0.
-    c = _core._where3(c != c, 0.0, c)
+    # A NaN coordinate (an overflowed or reflected infinity): PyTorch's 2-D kernel clamps it to
+    # 0, its 3-D one (min(size - 1, max(NaN, 0)) in C++ comparisons) to size - 1.
+    c = _core._where3(c != c, 0.0 if nsp == 2 else hi, c)
     return _core._where3(inside, coord, c.clamp(0.0, hi))
 
 
@@ -169,13 +191,37 @@ def _reflect(coord: Tensor, twice_low: int, twice_high: int) -> Tensor:
     return _core._where3(odd, (span - extra) + low, extra + low)
 
 
-def _pad_coords(coord: Tensor, size: int, padding: int, align_corners: bool) -> Tensor:
+def _reflect_2d(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    """Reflection as PyTorch's 2-D kernel rounds it: the distance to the low edge minus a whole
+    number of double spans (not an exact fmod, so far points land where its float arithmetic
+    puts them), then one more flip if past the high edge; an infinity becomes NaN."""
+    if align_corners and size <= 1:
+        return _core._where3(_core.zeros((), dtype=_core.bool, device=coord.device), coord, 0.0)
+    low = 0.0 if align_corners else -0.5
+    twice_span = float(2 * (size - 1) if align_corners else 2 * size)
+    d = coord - low if low else coord
+    a = _core._where3(d < 0, -d, d)
+    whole = (a.detach() / twice_span).trunc()
+    if a.dtype == _core.float32:
+        # PyTorch's kernel fuses this multiply-subtract (one rounding): exact in float64 here.
+        extra = (a.double() - whole.double() * twice_span).float()
+    else:
+        extra = a - whole * twice_span
+    back = twice_span - extra
+    # NaN stays NaN (no flip), as the kernel's NaN-propagating minimum.
+    out = _core._where3(extra > back, back, extra)
+    return out + low if low else out
+
+
+def _pad_coords(coord: Tensor, size: int, padding: int, align_corners: bool, nsp: int = 2) -> Tensor:
     """Applies the padding mode to pixel coordinates (zeros: unchanged, taps outside read 0)."""
     if padding == 1:
-        return _clip(coord, size)
+        return _clip(coord, size, nsp)
     if padding == 2:
+        if nsp == 2:
+            return _clip(_reflect_2d(coord, size, align_corners), size, nsp)
         reflected = _reflect(coord, 0, 2 * (size - 1)) if align_corners else _reflect(coord, -1, 2 * size - 1)
-        return _clip(reflected, size)
+        return _clip(reflected, size, nsp)
     return coord
 
 
@@ -219,8 +265,7 @@ def _cubic_coeffs(t: Tensor) -> List[Tensor]:
     def far(x: Tensor) -> Tensor:  # 1 < |x| < 2
         return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
-    u = 1.0 - t
-    return [far(t + 1.0), near(t), near(u), far(u + 1.0)]
+    return [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
 
 
 def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners: bool) -> Tensor:
@@ -231,7 +276,7 @@ def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners:
     out_spatial = list(grid.shape[1:-1])
     g = grid.reshape(n, -1, nsp)
     # Grid columns are (x, y[, z]): reversed relative to the input's spatial dims.
-    coords = [_unnormalize(g[:, :, nsp - 1 - k], sizes[k], align_corners) for k in range(nsp)]
+    coords = [_unnormalize(g[:, :, nsp - 1 - k], sizes[k], align_corners, nsp) for k in range(nsp)]
     flat = input.reshape(n, c, -1)
     npts = g.shape[1]
 
@@ -241,16 +286,22 @@ def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners:
         base = [x.detach().floor() for x in coords]
         fracs = [x - b for x, b in zip(coords, base)]
         with no_grad():
-            per_dim = [[_pad_coords(b + (k - 1), s, padding, align_corners) for k in range(4)] for b, s in zip(base, sizes)]
+            per_dim = [[_pad_coords(b + (k - 1), s, padding, align_corners, nsp) for k in range(4)] for b, s in zip(base, sizes)]
         taps = [[per_dim[k][t] for k, t in enumerate(pick)] for pick in itertools.product(range(4), repeat=nsp)]
         index, ok = _flat_taps(taps, sizes)
         out = _read_taps(flat, index, ok).reshape([n, c] + [4] * nsp + [npts])
         # Interpolates along the fastest dim first (x, then y, then z), as PyTorch does.
+        # The four products are summed left to right, as PyTorch's kernels do.
         for k in reversed(range(nsp)):
-            coef = _core.stack(_cubic_coeffs(fracs[k]), 1)  # [N, 4, L]
-            out = (out * coef.reshape([n, 1] + [1] * k + [4, npts])).sum(2 + k)
+            coef = _cubic_coeffs(fracs[k])  # 4 x [N, L]
+            shape = [n, 1] + [1] * k + [npts]
+            parts = out.unbind(2 + k)
+            acc = parts[0] * coef[0].reshape(shape)
+            for j in range(1, 4):
+                acc = acc + parts[j] * coef[j].reshape(shape)
+            out = acc
     else:
-        coords = [_pad_coords(x, s, padding, align_corners) for x, s in zip(coords, sizes)]
+        coords = [_pad_coords(x, s, padding, align_corners, nsp) for x, s in zip(coords, sizes)]
         if mode == 1:
             # Nearest (ties to even, as nearbyint): one tap, no gradient for the grid.
             with no_grad():
@@ -277,7 +328,12 @@ def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners:
             with no_grad():
                 index, ok = _flat_taps(taps, sizes)
             vals = _read_taps(flat, index, ok).reshape(n, c, 2**nsp, npts)
-            out = (vals * _core.stack(weights, 1).unsqueeze(1)).sum(2)
+            prods = vals * _core.stack(weights, 1).unsqueeze(1)
+            if nsp == 3:
+                # The 3-D kernel skips an outside corner, so its (NaN or infinite) weight of a
+                # far or non-finite coordinate does not reach the result (2-D multiplies a 0).
+                prods = _core._where3(ok.reshape(n, 1, 2**nsp, npts), prods, 0.0)
+            out = prods.sum(2)
     return out.reshape([n, c] + out_spatial)
 
 

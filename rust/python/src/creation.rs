@@ -19,8 +19,19 @@ fn walk(
     out: &mut Vec<Scalar>,
     cat: &mut Category,
     float_dt: &mut Option<DType>,
+    big_int: &mut bool,
 ) -> PyResult<()> {
-    if let Some(s) = extract_scalar(ob)? {
+    // An int beyond int64 is read as a float; PyTorch stores it only into a float dtype.
+    let beyond_i64 = ob.is_instance_of::<pyo3::types::PyInt>()
+        && !ob.is_instance_of::<pyo3::types::PyBool>()
+        && ob.extract::<i64>().is_err();
+    *big_int |= beyond_i64;
+    let scalar = if beyond_i64 {
+        Some(Scalar::Float(ob.extract::<f64>()?))
+    } else {
+        extract_scalar(ob)?
+    };
+    if let Some(s) = scalar {
         if depth != shape.len() {
             return Err(PyValueError::new_err(format!(
                 "tensor(): expected sequence of length {} at dim {depth} (got a number)",
@@ -43,7 +54,7 @@ fn walk(
             return Ok(());
         }
         let l = crate::creation::to_list(ob.py(), &t)?;
-        return walk(l.bind(ob.py()), depth, shape, out, cat, float_dt);
+        return walk(l.bind(ob.py()), depth, shape, out, cat, float_dt, big_int);
     }
     if ob.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err("new(): invalid data type 'str'"));
@@ -51,7 +62,7 @@ fn walk(
     if ob.hasattr("__array__")? && !ob.is_instance_of::<PyList>() && !ob.is_instance_of::<PyTuple>()
     {
         let l = ob.call_method0("tolist")?;
-        return walk(&l, depth, shape, out, cat, float_dt);
+        return walk(&l, depth, shape, out, cat, float_dt, big_int);
     }
     let seq = ob.cast::<PySequence>().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -77,7 +88,7 @@ fn walk(
         )));
     }
     for item in seq.try_iter()? {
-        walk(&item?, depth + 1, shape, out, cat, float_dt)?;
+        walk(&item?, depth + 1, shape, out, cat, float_dt, big_int)?;
     }
     Ok(())
 }
@@ -94,7 +105,21 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     let mut vals = Vec::new();
     let mut cat = Category::Bool;
     let mut float_dt = None;
-    walk(data, 0, &mut shape, &mut vals, &mut cat, &mut float_dt)?;
+    let mut big_int = false;
+    walk(
+        data,
+        0,
+        &mut shape,
+        &mut vals,
+        &mut cat,
+        &mut float_dt,
+        &mut big_int,
+    )?;
+    if big_int && !dtype.is_some_and(|d| d.is_float() || d.is_complex()) {
+        return Err(PyValueError::new_err(
+            "tensor(): Overflow when unpacking long long (an int beyond int64)",
+        ));
+    }
     let inferred = match cat {
         _ if vals.is_empty() => default_dtype(),
         Category::Bool => DType::Bool,
