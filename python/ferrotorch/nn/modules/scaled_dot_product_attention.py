@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 from ... import _core
 from ..._op_entry import op_entry
+from .. import _blocked_attention
 
 Tensor = _core.Tensor
 
@@ -84,6 +85,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         value = value.repeat_interleave(groups, -3)
     lq, lk = query.shape[-2], key.shape[-2]
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if is_causal and _blocked_attention.usable(query, key, value, dropout_p):
+        return _blocked_attention.blocked_causal_attention(query, key, value, s)
     scores = query.matmul(key.transpose(-2, -1)) * s
     if is_causal:
         scores = scores + causal_float_mask(lq, lk, scores.dtype)
