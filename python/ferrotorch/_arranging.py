@@ -222,6 +222,16 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Optional[Tensor] = None)
         rows *= s
     for s in fb:
         cols *= s
+    if a.dtype == _core.bool and not fa and not fb:
+        # A full contraction (0-d result): PyTorch takes dot of the flattened operands when both
+        # permuted operands are contiguous (no bool kernel: NotImplementedError, even when
+        # empty) and otherwise sums their elementwise product, which bool supports (logical or
+        # of ands). Which path runs follows the operands' strides.
+        pa = a.permute(da) if a.ndim else a
+        pb = b.permute(db) if b.ndim else b
+        if pa.is_contiguous() and pb.is_contiguous():
+            raise NotImplementedError("tensordot: \"dot\" not implemented for 'Bool'")
+        return write_out((pa * pb).sum(dtype=_core.bool), out)
     am = a.permute(free_a + da).reshape(rows, k) if a.ndim else a.reshape(1, 1)
     bm = b.permute(db + free_b).reshape(k, cols) if b.ndim else b.reshape(1, 1)
     if am.dtype == _core.bool and (am.numel() == 0 or bm.numel() == 0):

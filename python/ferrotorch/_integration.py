@@ -180,7 +180,10 @@ def _grad_uniform(f: Tensor, d: int, h: Any, edge_order: int) -> Tensor:
     def s(start: int, length: int) -> Tensor:
         return f.narrow(d, start % n, length)
 
-    center = (s(2, n - 2) - s(0, n - 2)) / (2 * h) if n > 2 else None
+    # (difference / h) / 2 in that order, as PyTorch: dividing by 2 h instead differs where
+    # difference / h overflows or 2 h rounds (subnormal h), and a complex (inf, -inf) / 2 is
+    # NaN (Smith's division meets -inf * 0).
+    center = (s(2, n - 2) - s(0, n - 2)) / h / 2 if n > 2 else None
     if edge_order == 1:
         first = (s(1, 1) - s(0, 1)) / h
         last = (s(-1, 1) - s(-2, 1)) / h

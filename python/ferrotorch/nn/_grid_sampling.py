@@ -338,15 +338,10 @@ def _sample(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners:
 
 
 def _check(input: Tensor, grid: Tensor, mode: int) -> None:
-    """ATen's checks, in its order and with its texts."""
+    """ATen's shape checks, in its order and with its texts."""
     if input.ndim == 0 or grid.ndim == 0:
         # ATen reads both batch sizes before anything else.
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    if not input.is_floating_point() or input.is_complex():
-        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler3d_cpu"
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(input.dtype)}\'')
-    if input.dtype != grid.dtype:
-        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found {scalar_type_name(grid.dtype)}")
     if input.device != grid.device:
         raise RuntimeError(f"grid_sampler(): expected input and grid to be on same device, but input is on {input.device} and grid is on {grid.device}")
     in_sizes, grid_sizes = list(input.shape), list(grid.shape)
@@ -364,6 +359,13 @@ def _check(input: Tensor, grid: Tensor, mode: int) -> None:
         raise RuntimeError(f"grid_sampler(): expected {want}D input and grid with same number of dimensions, but got input with sizes {in_sizes} and grid with sizes {grid_sizes}")
 
 
+def _check_dtype(input: Tensor) -> None:
+    """The kernel's dtype dispatch: floating inputs only."""
+    if not input.is_floating_point() or input.is_complex():
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(input.dtype)}\'')
+
+
 def _grid_sampler_name(input: Tensor, *args: Any, **kwargs: Any) -> str:
     return "grid_sampler_3d" if input.ndim == 5 else "grid_sampler_2d"
 
@@ -378,10 +380,22 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
         raise RuntimeError(f"grid_sampler(): expected interpolation_mode to be 0, 1 or 2, but got {interpolation_mode}")
     if padding_mode not in (0, 1, 2):
         raise RuntimeError(f"grid_sampler(): expected padding_mode to be 0, 1 or 2, but got {padding_mode}")
-    if input.numel() == 0 or grid.numel() == 0:
-        shape = list(input.shape[:2]) + list(grid.shape[1:-1])
-        # Still a function of both, so that backward gives (zero) gradients as PyTorch does.
-        return (input.sum() + grid.sum()) * 0 + _core.zeros(shape, dtype=input.dtype, device=input.device)
+    if input.ndim == 5:
+        # The 3-D kernel dispatches on the dtype before it looks at the sizes.
+        _check_dtype(input)
+    shape = list(input.shape[:2]) + list(grid.shape[1:-1])
+    if 0 in shape:
+        # An empty result returns before the 2-D dispatch and before the grid's dtype is
+        # compared (a complex or integer input, a grid of another dtype are no error here).
+        out = _core.zeros(shape, dtype=input.dtype, device=input.device)
+        for t in (input, grid):
+            if t.requires_grad:
+                # Still a function of both, so that backward gives (zero) gradients.
+                out = out + (t.sum() * 0).to(input.dtype)
+        return out
+    _check_dtype(input)
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found {scalar_type_name(grid.dtype)}")
     if input.dtype in (_core.float16, _core.bfloat16):
         # Computed in float32, rounded once at the end.
         out = _sample(input.float(), grid.float(), interpolation_mode, padding_mode, bool(align_corners))
