@@ -82,6 +82,9 @@ def test_zero_dim_tensors_reject_split_ops_and_flip_works():
 # Found by the differential fuzzer (tests/fuzz): each raises exactly PyTorch's class (not only a
 # base class: NotImplementedError for a dtype with no kernel, RuntimeError vs IndexError...).
 SAME_CLASS_AS_TORCH = {
+    "index_reduce_dim_before_bool_index": lambda L: L.ones(5, 1, 2, 5).index_reduce(4, L.tensor([True]), L.ones(5, 1, 2, 5), "prod"),
+    "index_reduce_dim_before_2d_index": lambda L: L.ones(5, 1, 2, 5).index_reduce(9, L.tensor([[0]]), L.ones(5, 1, 2, 5), "amax"),
+    "cat_legacy_empty_beside_2d_bad_dim": lambda L: L.cat([L.zeros(0), L.zeros(2, 3)], 5),
     "tensor_int_beyond_uint64": lambda L: L.tensor(2**64),
     "tensor_int_beyond_int64_in_list": lambda L: L.tensor([1, 2**63]),
     "tensor_int_below_int64": lambda L: L.tensor(-(2**63) - 1),

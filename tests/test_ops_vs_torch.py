@@ -156,6 +156,11 @@ def test_reductions_vs_torch(op: Any, dim: Any, keepdim: bool) -> None:
 _INF = float("inf")
 _NAN = float("nan")
 EDGE_CASES = {
+    # A complex source is multiplied by alpha even when it is 1 (NaN imaginary parts at -inf).
+    "index_add_complex_infinite_source": lambda L: L.tensor([complex(-_INF, 2.0), 1 + 1j], dtype=L.complex128).index_add(0, L.tensor([1, 0]), L.tensor([complex(-_INF, 2.0), 3 - 1j], dtype=L.complex128)),
+    # Only legacy empty (shape [0]) tensors: no dim is checked, the result is empty.
+    "cat_only_legacy_empty_dim_minus_2": lambda L: L.cat([L.zeros(0, dtype=L.int64), L.zeros(0, dtype=L.bool)], -2),
+    "cat_only_legacy_empty_dim_5": lambda L: L.cat([L.zeros(0)], 5),
     # Ints beyond int64 are stored only into a float dtype (read as a float).
     "tensor_int_beyond_uint64_as_float32": lambda L: L.tensor(2**64, dtype=L.float32),
     "tensor_ints_beyond_int64_as_float64": lambda L: L.tensor([2**63, 2**200], dtype=L.float64),

@@ -507,6 +507,8 @@ def index_reduce(
     "amax", "amin") into ``input.select(dim, index[i])``."""
     if reduce not in _INDEX_REDUCES:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    # The dim is wrapped (IndexError when out of range) before the index is looked at.
+    dim = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise IndexError(
             f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
@@ -514,7 +516,6 @@ def index_reduce(
         )
     if index.dtype not in (_core.int64, _core.int32):
         raise RuntimeError(f"index_reduce_(): Expected a long tensor for index, but got {type_name(index)}")
-    dim = wrap_dim(dim, input.ndim)
     if dim > 0 and dim >= source.ndim:
         # A 0-d source passes dim 0 (and fails on the number of indices below).
         raise RuntimeError(

@@ -522,7 +522,9 @@ impl Tensor {
                 "index_add(): index {i} is out of bounds for dimension {d} with size {size}"
             );
         }
-        let src = if alpha == Scalar::Int(1) {
+        // PyTorch multiplies a complex source by alpha even when it is 1: a complex product
+        // with an infinite part gives NaN there (-inf + 2j times 1 is -inf + nan j).
+        let src = if alpha == Scalar::Int(1) && !source.dtype().is_complex() {
             source.clone()
         } else {
             source.mul_scalar(alpha)?

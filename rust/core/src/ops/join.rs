@@ -64,7 +64,9 @@ impl Tensor {
             .iter()
             .filter(|t| !(t.ndim() == 1 && t.numel() == 0))
             .collect();
-        let parts: Vec<&Tensor> = if parts.is_empty() {
+        // With every tensor a legacy empty one, PyTorch checks no dim: the result is empty.
+        let all_legacy_empty = parts.is_empty();
+        let parts: Vec<&Tensor> = if all_legacy_empty {
             vec![&tensors[0]]
         } else {
             parts
@@ -76,7 +78,11 @@ impl Tensor {
                 "torch.cat(): zero-dimensional tensor (at position 0) cannot be concatenated"
             );
         }
-        let d = wrap_dim("cat", dim, first.ndim())?;
+        let d = if all_legacy_empty {
+            0
+        } else {
+            wrap_dim("cat", dim, first.ndim())?
+        };
         let mut dt = first.dtype();
         let mut total = 0;
         for (i, t) in parts.iter().enumerate() {
