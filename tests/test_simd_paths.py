@@ -164,3 +164,26 @@ def test_log_special_values_at_every_level(restore_level):
         assert y[4] == -math.inf and y[7] == 0.0 and math.isnan(y[8])
         # The float32 subnormals nearest 1e-45 and 1e-40.
         assert abs(y[5] - math.log(x[5].item())) < 1e-5 and abs(y[6] - math.log(x[6].item())) < 1e-5
+
+
+@needs_torch
+@pytest.mark.parametrize("stride,padding,dilation", [(1, 1, 1), (1, 2, 2), (2, 1, 1), ((1, 2), (0, 1), 1)])
+def test_depthwise_conv_matches_pytorch_at_every_level(stride, padding, dilation, restore_level):
+    # The direct depthwise loops (flat stride-1 layout and per-row strided loops), with a
+    # channel multiplier of 2, against float64 PyTorch: output and all three gradients.
+    g0 = torch.Generator().manual_seed(2)
+    x = torch.randn(3, 5, 13, 17, generator=g0)
+    w = torch.randn(10, 1, 3, 3, generator=g0)
+    b = torch.randn(10, generator=g0)
+    opts = dict(stride=stride, padding=padding, dilation=dilation, groups=5)
+    xt, wt, bt = (pt.tensor(t.double().numpy(), requires_grad=True) for t in (x, w, b))
+    yt = pt.nn.functional.conv2d(xt, wt, bt, **opts)
+    gy = torch.randn(*yt.shape, generator=g0)
+    want = [yt.detach().numpy()] + [t.numpy() for t in pt.autograd.grad(yt, (xt, wt, bt), pt.tensor(gy.double().numpy()))]
+    for level in LEVELS:
+        used = torch._core._set_simd_level(level)
+        xr, wr, br = (t.clone().requires_grad_() for t in (x, w, b))
+        y = F.conv2d(xr, wr, br, **opts)
+        got = [y.detach().numpy()] + [t.numpy() for t in torch.autograd.grad(y, (xr, wr, br), gy)]
+        for what, a, e in zip(("output", "grad x", "grad w", "grad b"), got, want):
+            np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4, err_msg=f"{what} at {used}")
