@@ -78,6 +78,15 @@ fn one_index(ob: &Bound<'_, PyAny>) -> PyResult<TensorIndex> {
 }
 
 /// Parses a Python index key (a tuple means several indices).
+/// `e`, a value's error in `t[items] = value`, unless a mask in `items` has the wrong shape:
+/// PyTorch finds that while slicing, before it looks at the value.
+fn mask_shape_error_first(t: &Tensor, items: &[TensorIndex], e: PyErr) -> PyErr {
+    match t.index(items) {
+        Err(ie) if ie.to_string().contains("shape of the mask") => crate::errors::to_py(ie),
+        _ => e,
+    }
+}
+
 pub fn parse_index(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
     if let Ok(t) = key.cast::<PyTuple>() {
         return t.iter().map(|k| one_index(&k)).collect();
@@ -177,12 +186,9 @@ impl PyTensor {
                         self.t.ndim()
                     ));
                 }
-                // A mask whose shape does not match is found while slicing, before the value.
-                match parsed.as_ref().map(|items| self.t.index(items)) {
-                    Ok(Err(ie)) if ie.to_string().contains("shape of the mask") => {
-                        crate::errors::to_py(ie)
-                    }
-                    _ => e,
+                match parsed.as_ref() {
+                    Ok(items) => mask_shape_error_first(&self.t, items, e),
+                    Err(_) => e,
                 }
             })?;
             let items = parsed?;
@@ -194,13 +200,7 @@ impl PyTensor {
                 if let Ok(Some(s)) = extract_scalar(value) {
                     ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype())
                         .py()
-                        .map_err(|e| match self.t.index(&items) {
-                            // A mask of the wrong shape is found while slicing, before the value.
-                            Err(ie) if ie.to_string().contains("shape of the mask") => {
-                                crate::errors::to_py(ie)
-                            }
-                            _ => e,
-                        })?;
+                        .map_err(|e| mask_shape_error_first(&self.t, &items, e))?;
                 }
             }
             if v.numel() == 1 && is_lone_byte_mask(&items) {

@@ -155,6 +155,28 @@ mod avx512 {
     );
 }
 
+/// Sum of (x - c), in the same lanes as [`sum_sq_dev`]: with c a computed mean, the mean's
+/// rounding error times the length.
+#[inline(always)]
+pub fn sum_dev<F: Float>(x: &[F], c: F) -> F {
+    let mut acc = [F::zero(); LANES];
+    let chunks = x.chunks_exact(LANES);
+    let rest = chunks.remainder();
+    for ch in chunks {
+        for i in 0..LANES {
+            acc[i] = acc[i] + (ch[i] - c);
+        }
+    }
+    let mut s = F::zero();
+    for &v in rest {
+        s = s + (v - c);
+    }
+    for a in acc {
+        s = s + a;
+    }
+    s
+}
+
 /// Sum of (x - c)^2.
 #[inline(always)]
 pub fn sum_sq_dev<F: Float>(x: &[F], c: F) -> F {

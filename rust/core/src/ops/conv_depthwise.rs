@@ -6,7 +6,7 @@ use crate::cpu::simd::{self, Kernel};
 use crate::cpu::thread_pool;
 use crate::ops::conv_depthwise_flat::Flat;
 use crate::ops::conv_depthwise_rows as rows;
-use crate::ops::conv_kernels::{Geometry, Grads};
+use crate::ops::conv_kernels::{row_sum, Geometry, Grads};
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
 use rayon::prelude::*;
 
@@ -159,23 +159,6 @@ fn input_grad<T: ConvFloat>(g: &Geometry, w: &[T], gout: &[T], gx: &mut [T]) {
     });
 }
 
-/// Sum of `v` in 8 running lanes (vectorizes inside `simd::dispatch`).
-#[inline(always)]
-fn lane_sum<T: ConvFloat>(v: &[T]) -> T {
-    let mut lanes = [T::default(); 8];
-    let chunks = v.chunks_exact(8);
-    let mut s = chunks.remainder().iter().fold(T::default(), |a, &x| a + x);
-    for c in chunks {
-        for (l, &x) in lanes.iter_mut().zip(c) {
-            *l = *l + x;
-        }
-    }
-    for l in lanes {
-        s = s + l;
-    }
-    s
-}
-
 /// One output channel's weight gradients (its kh*kw taps, if `want_w`) and bias gradient,
 /// summed over the batch in order.
 struct ChannelGrads<'a, T> {
@@ -201,7 +184,7 @@ impl<T: ConvFloat> Kernel for ChannelGrads<'_, T> {
         let mut b = T::default();
         for n in 0..g.n {
             let go = &self.gout[(n * g.o + o) * l..(n * g.o + o + 1) * l];
-            b = b + lane_sum(go);
+            b = b + row_sum(go);
             if self.want_w {
                 let xp = &self.x[(n * g.c + c) * plane..(n * g.c + c + 1) * plane];
                 match self.flat {
@@ -210,7 +193,7 @@ impl<T: ConvFloat> Kernel for ChannelGrads<'_, T> {
                 }
             }
         }
-        (acc.chunks(per_tap.max(1)).map(lane_sum).collect(), b)
+        (acc.chunks(per_tap.max(1)).map(row_sum).collect(), b)
     }
 }
 

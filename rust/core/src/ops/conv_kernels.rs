@@ -391,7 +391,8 @@ fn backward_block<T: ConvFloat>(
 }
 
 /// Sum of a row in 16 running lanes (vectorizes; less rounding than one running sum).
-fn row_sum<T: ConvFloat>(row: &[T]) -> T {
+#[inline(always)]
+pub(crate) fn row_sum<T: ConvFloat>(row: &[T]) -> T {
     let mut lanes = [T::default(); 16];
     let chunks = row.chunks_exact(16);
     let tail = chunks.remainder();

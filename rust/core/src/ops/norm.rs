@@ -27,21 +27,7 @@ impl<F: crate::cpu::math::Float> crate::cpu::simd::Kernel for NormRow<'_, F> {
         let mu0 = crate::cpu::lanes::sum(self.x) / n;
         // One correction pass: sum(x - mu0) / n is the mean's rounding error, so a constant
         // row's mean is exactly its value and it normalizes to exact zeros (as PyTorch's).
-        let mut lanes = [F::zero(); 16];
-        let chunks = self.x.chunks_exact(16);
-        let mut dev = chunks
-            .remainder()
-            .iter()
-            .fold(F::zero(), |s, &v| s + (v - mu0));
-        for c in chunks {
-            for (l, &v) in lanes.iter_mut().zip(c) {
-                *l = *l + (v - mu0);
-            }
-        }
-        for l in lanes {
-            dev = dev + l;
-        }
-        let mu = mu0 + dev / n;
+        let mu = mu0 + crate::cpu::lanes::sum_dev(self.x, mu0) / n;
         let ss = crate::cpu::lanes::sum_sq_dev(self.x, mu);
         let inv = F::one() / (ss / n + F::from_f64c(self.eps)).sqrt();
         for (o, &v) in self.y.iter_mut().zip(self.x) {
