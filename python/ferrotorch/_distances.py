@@ -22,11 +22,12 @@ def _p_value(p: Any) -> float:
 
 
 def _root(s: Tensor, p: float) -> Tensor:
-    """``s ** (1/p)`` for s >= 0, with value and gradient 0 where s == 0."""
+    """``s ** (1/p)`` for s >= 0, with gradient 0 where s == 0 (value 0, or inf for p < 0: a
+    sum of |x|^p that is 0 there means every |x| is infinite)."""
     zero = s == 0
     safe = s.masked_fill(zero, 1)
     r = safe.sqrt() if p == 2 else safe.pow(1.0 / p)
-    return r.masked_fill(zero, 0)
+    return r.masked_fill(zero, math.inf if p < 0 else 0)
 
 
 def _pnorm(x: Tensor, p: float, dim: Any, keepdim: bool = False) -> Tensor:

@@ -46,8 +46,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
     >>> tuple(torch.kthvalue(torch.tensor([3., 1., 2.]), 2))
     (tensor(2.), tensor(2))
     """
-    if input.dtype == _core.bool or input.is_complex():
-        raise NotImplementedError(f"\"kthvalue_cpu\" not implemented for '{kind(input.dtype)}'")
+    # The dim, its size and k are checked before the dtype (a 0-d input of any dtype is its
+    # own answer), as in PyTorch.
     d = wrap_dim(dim, input.ndim, "kthvalue()")
     _check_reduced_size(input, d, "kthvalue")
     n = input.shape[d] if input.ndim else 1
@@ -56,6 +56,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
     if input.ndim == 0:
         result = return_types.kthvalue(input.clone(), _core.zeros((), dtype=_core.int64, device=input.device))
         return write_out(result, out, "kthvalue")
+    if input.dtype == _core.bool or input.is_complex():
+        raise NotImplementedError(f"\"kthvalue_cpu\" not implemented for '{kind(input.dtype)}'")
     idx = _sort_indices(input, d).narrow(d, k - 1, 1)
     result = return_types.kthvalue(*_finish(input.gather(d, idx), idx, d, keepdim))
     return write_out(result, out, "kthvalue")

@@ -106,11 +106,17 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     >>> nansum(tensor([1.0, float("nan"), 2.0])).item()
     3.0
     """
+    # The dims are checked one by one, range then repeat (before the dtype): [0, 0, 3] of a 3-d
+    # input is a repeated 0, not an out-of-range 3, as PyTorch's nansum reports.
+    n = input.ndim or 1  # this module's max() is torch.max
+    seen = set()
+    for d in [] if dim is None else ([dim] if isinstance(dim, int) else list(dim)):
+        if not -n <= d < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        if d % n in seen:
+            raise RuntimeError(f"dim {d % n} appears multiple times in the list of dims")
+        seen.add(d % n)
     if input.is_complex():
-        n = input.ndim or 1  # this module's max() is torch.max
-        for d in [] if dim is None else ([dim] if isinstance(dim, int) else list(dim)):
-            if not -n <= d < n:  # the dims are checked before the dtype
-                raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         raise NotImplementedError("nansum on CPU does not support complex inputs")
     x = _nan_zeroed(input)
     if dim is None and keepdim:

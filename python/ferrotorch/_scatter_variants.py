@@ -481,7 +481,10 @@ def scatter_reduce(
         )
     _check_scatter_bounds(input, dim, index)
     if index.numel() == 0:
-        return write_out(input.clone(), out)
+        # PyTorch's mean still divides by the counts (all 1): a complex infinity / (1+0j) has a
+        # NaN part, as its complex division gives.
+        result = input / _core.ones_like(input) if name == "mean" and input.is_complex() else input.clone()
+        return write_out(result, out)
     index = index.to(_core.int64)
     if input.ndim == 0:
         result = _scatter_reduce(input.reshape(1), 0, index.reshape(1), src.reshape(-1), name, include_self).reshape(())

@@ -36,6 +36,9 @@ class FuzzOp:
     # Given the built ferrotorch inputs and args, True where PyTorch's values are undefined
     # behaviour (a float -> int cast of NaN/inf/out of range): only dtype and shape compared.
     undefined: Optional[Callable[..., bool]] = None
+    # True where results are differences of terms as large as the result's scale (cov,
+    # corrcoef): a value near 0 is rounding noise of that scale, compared absolutely.
+    cancels: bool = False
 
 
 def _table_op(op: Any, kind: str) -> FuzzOp:
@@ -378,9 +381,9 @@ ADDED = [
     FuzzOp("histogram_edges", lambda L, x, y: L.histogram(x, L.sort(y.flatten()).values), inputs=("x", "y"), dtypes=FLOATS),
     FuzzOp("histogramdd", lambda L, x, b: L.histogramdd(x, b), args=("k",), dtypes=FLOATS),
     # Distances and covariance.
-    FuzzOp("cov", lambda L, x, c: L.cov(x, correction=c), args=("int",)),
-    FuzzOp("cov_weights", lambda L, x, f: L.cov(x, fweights=f.flatten()[: x.shape[-1]] if x.dim() else f), inputs=("x", "idx1")),
-    FuzzOp("corrcoef", lambda L, x: L.corrcoef(x)),
+    FuzzOp("cov", lambda L, x, c: L.cov(x, correction=c), args=("int",), cancels=True),
+    FuzzOp("cov_weights", lambda L, x, f: L.cov(x, fweights=f.flatten()[: x.shape[-1]] if x.dim() else f), inputs=("x", "idx1"), cancels=True),
+    FuzzOp("corrcoef", lambda L, x: L.corrcoef(x), cancels=True),
     FuzzOp("cdist", lambda L, x, y, p: L.cdist(x, y, p), inputs=("x", "x"), args=("p",)),
     FuzzOp("cdist_mat", lambda L, x, y: L.cdist(x, y), inputs=("x", "mat")),
     FuzzOp("dist", lambda L, x, y, p: L.dist(x, y, p), inputs=("x", "y"), args=("p",)),

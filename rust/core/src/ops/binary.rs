@@ -621,6 +621,9 @@ impl Tensor {
             if let Some(out) = self.pow_scalar_special(s, dt)? {
                 return Ok(out);
             }
+            if dt.is_complex() {
+                return self.complex_pow_scalar(s, dt);
+            }
         }
         if half_needs_float_scalar(op, s, dt) {
             let wide = self.to_dtype(DType::F32)?;

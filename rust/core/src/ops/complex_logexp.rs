@@ -36,26 +36,33 @@ pub(crate) fn log_add_exp(x: C, y: C) -> C {
     crate::ops::complex_math::log1p((lo - hi).exp()) + hi
 }
 
+fn wide<F: crate::ops::complex_math::Part>(z: Complex<F>) -> C {
+    C::new(z.re.to_f64(), z.im.to_f64())
+}
+
+fn narrow<F: crate::ops::complex_math::Part>(z: C) -> Complex<F> {
+    Complex::new(F::from_f64(z.re), F::from_f64(z.im))
+}
+
 /// `log_add_exp` on a complex dtype's parts, through f64.
 pub(crate) fn log_add_exp_as<F: crate::ops::complex_math::Part>(
     a: Complex<F>,
     b: Complex<F>,
 ) -> Complex<F> {
-    let wide = |z: Complex<F>| C::new(z.re.to_f64(), z.im.to_f64());
-    let r = log_add_exp(wide(a), wide(b));
-    Complex::new(F::from_f64(r.re), F::from_f64(r.im))
+    narrow(log_add_exp(wide(a), wide(b)))
 }
 
-/// The running logaddexp of each row of length `n` (rows contiguous).
+/// The running logaddexp of each row of length `n` (rows contiguous). As PyTorch's scan: the
+/// running value is kept in f64 and starts at -inf + 0i, so the first element goes through
+/// log_add_exp too (a NaN part makes both parts NaN; -inf keeps no phase).
 fn scan_rows<F: crate::ops::complex_math::Part>(x: &[Complex<F>], o: &mut [Complex<F>], n: usize) {
     for (xr, or) in x.chunks(n).zip(o.chunks_mut(n)) {
-        let mut acc = xr[0];
-        or[0] = acc;
-        for k in 1..n {
+        let mut acc = C::new(f64::NEG_INFINITY, 0.0);
+        for (xk, ok) in xr.iter().zip(or.iter_mut()) {
             // The new element first, as PyTorch's scan calls it: on equal real parts the
             // later term is factored out, which decides the branch of the imaginary part.
-            acc = log_add_exp_as(xr[k], acc);
-            or[k] = acc;
+            acc = log_add_exp(wide(*xk), acc);
+            *ok = narrow(acc);
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::dtype::{result_type, Operand};
 use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
 use crate::ops::complex_copy::{complex_slice, complex_slice_mut, host_only};
-use crate::ops::{complex_arc, complex_logexp};
+use crate::ops::{complex_arc, complex_logexp, complex_pow};
 use crate::ops::{BinaryOp, UnaryOp};
 use crate::{DType, Element, Error, Result, Scalar, Tensor};
 use rustfft::num_complex::Complex;
@@ -65,20 +65,22 @@ impl Tensor {
 
 /// Division by Smith's method: scaled so that |b|^2 cannot overflow or underflow.
 #[inline(always)]
-fn div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+pub(crate) fn div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     let (c, d) = (b.re, b.im);
     if c.abs() >= d.abs() {
         if c.is_zero() && d.is_zero() {
             // IEEE division by zero, part by part (inf or nan), as PyTorch gives.
             return Complex::new(a.re / c.abs(), a.im / d.abs());
         }
+        // Smith's scaled steps, times the reciprocal of the denominator as PyTorch's kernel
+        // does (dividing by it rounds differently: (3z) / 3 must give z back bit for bit).
         let r = d / c;
-        let den = c + d * r;
-        Complex::new((a.re + a.im * r) / den, (a.im - a.re * r) / den)
+        let scale = F::one() / (c + d * r);
+        Complex::new((a.re + a.im * r) * scale, (a.im - a.re * r) * scale)
     } else {
         let r = c / d;
-        let den = c * r + d;
-        Complex::new((a.re * r + a.im) / den, (a.im * r - a.re) / den)
+        let scale = F::one() / (d + c * r);
+        Complex::new((a.re * r + a.im) * scale, (a.im * r - a.re) * scale)
     }
 }
 
@@ -125,7 +127,7 @@ pub(crate) fn log1p<F: Float>(z: Complex<F>) -> Complex<F> {
 
 /// The principal square root, with C99's values at infinities, nans and signed zeros.
 #[inline(always)]
-fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
+pub(crate) fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
     let (x, y) = (z.re, z.im);
     if x.is_zero() && y.is_zero() {
         return Complex::new(F::zero(), y);
@@ -160,10 +162,13 @@ fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
     }
 }
 
-/// `a ** b` as exp(b ln a), with 0 ** 0 = 1 and 0 ** b = 0 for Re(b) > 0. Small integer
+/// `a ** b` as exp(b ln a) (C's cpow rules for a zero or non-finite operand). Small integer
 /// exponents multiply instead (exact for z ** 2, as PyTorch's squaring is).
 #[inline(always)]
-fn pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+pub(crate) fn pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+    if complex_pow::is_special(a, b) {
+        return complex_pow::pow(a, b);
+    }
     if b.is_zero() {
         return Complex::one();
     }
@@ -182,9 +187,6 @@ fn pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
         } else {
             acc
         };
-    }
-    if a.is_zero() && b.re > F::zero() {
-        return Complex::zero();
     }
     (b * a.ln()).exp()
 }

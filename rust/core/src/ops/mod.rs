@@ -9,6 +9,7 @@ pub(crate) mod complex_arc;
 pub mod complex_copy;
 pub(crate) mod complex_logexp;
 pub mod complex_math;
+pub(crate) mod complex_pow;
 pub mod complex_reduce;
 pub mod complex_view;
 pub mod conv;
