@@ -345,6 +345,14 @@ impl Tensor {
         }
         let rd = reduce_dims("mean", dims, self.ndim())?;
         let n: usize = rd.iter().map(|&d| self.shape()[d]).product();
+        if matches!(self.dtype(), DType::F16 | DType::BF16) {
+            // As PyTorch: sum and divide in float32, round once (a half sum of 50 x 60000
+            // would be inf before the division).
+            let s = self.to_dtype(DType::F32)?.sum_dims(dims, keepdim)?;
+            return s
+                .div_scalar(Scalar::Float(n as f64))?
+                .to_dtype(self.dtype());
+        }
         let s = self.sum_dims(dims, keepdim)?;
         s.div_scalar(Scalar::Float(n as f64))
     }

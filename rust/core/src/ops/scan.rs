@@ -236,23 +236,81 @@ impl Tensor {
         if self.ndim() == 0 || self.numel() == 0 {
             return self.mul_scalar(Scalar::Float(1.0));
         }
-        if self.dtype() != DType::F64 {
-            // The shift by the row max costs a rounding that PyTorch's running scan does not
-            // have (its first element is x[0] exactly): narrower floats compute in float64.
-            let dt = self.dtype();
-            return self.to_dtype(DType::F64)?.logcumsumexp(dim)?.to_dtype(dt);
+        // PyTorch's running scan, in f64 (its CPU accumulator for float32 too): each step is
+        // log1p(exp(min - max)) + max of the new element and the running value, from -inf. (A
+        // shift by the row max instead loses every term before a huge later one.)
+        let rows = to_rows(&self.detach().to_dtype_raw(DType::F64)?, &[d])?;
+        let out = rows.data.contiguous_copy()?;
+        let inner = rows.inner.max(1);
+        let o: &mut [f64] = unsafe { out.contiguous_slice_mut() };
+        for row in o.chunks_mut(inner) {
+            let mut acc = f64::NEG_INFINITY;
+            for v in row.iter_mut() {
+                acc = log_add_exp(*v, acc);
+                *v = acc;
+            }
         }
-        // The global row max keeps exp() in range; where the running sum underflows to zero we
-        // fall back to the running max (exact when one term dominates).
-        let m = self.detach().amax_dims(&[d as i64], true, true)?;
-        let finite = m.isfinite()?;
-        let m = finite.where_(&m, &Tensor::zeros(&[], m.dtype())?)?;
-        let s = self.sub(&m)?.exp()?.cumsum(d as i64)?;
-        let direct = s.log()?.add(&m)?;
-        let (run_max, _) = self.cum_extreme(d as i64, true)?;
-        let ok = s.binary_scalar(crate::ops::BinaryOp::Gt, Scalar::Float(0.0))?;
-        ok.where_(&direct, &run_max)
+        let out = unrow(self, out, d, self.dtype())?;
+        let dd = d as i64;
+        Ok(record(
+            "LogcumsumexpBackward0",
+            out,
+            &[self],
+            &[self],
+            true,
+            move |g, s| {
+                // The output again, differentiable, when a higher-order graph is being built.
+                let out = if crate::autograd::is_grad_enabled() {
+                    s[0].logcumsumexp(dd)?
+                } else {
+                    s[1].clone()
+                };
+                Ok(vec![Some(logcumsumexp_backward(g, &s[0], &out, dd)?)])
+            },
+        ))
     }
+}
+
+/// PyTorch's real log(exp(x) + exp(y)): NaN in y wins, equal infinities give x.
+fn log_add_exp(x: f64, y: f64) -> f64 {
+    let (lo, hi) = if y.is_nan() {
+        (y, y)
+    } else {
+        (x.min(y), x.max(y))
+    };
+    // f64::min/max drop a NaN x; std::min/max in PyTorch keep it (the first argument).
+    let (lo, hi) = if x.is_nan() && !y.is_nan() {
+        (x, x)
+    } else {
+        (lo, hi)
+    };
+    if lo != hi || lo.is_finite() {
+        (lo - hi).exp().ln_1p() + hi
+    } else {
+        x
+    }
+}
+
+/// d out_i / d x_j = exp(x_j - out_i) for i >= j, summed against g in log space with the
+/// positive and negative parts of g apart (no exp(-out) overflow), as PyTorch's backward.
+fn logcumsumexp_backward(g: &Tensor, x: &Tensor, out: &Tensor, dim: i64) -> Result<Tensor> {
+    let lowest = if x.dtype() == DType::F64 {
+        f64::MIN
+    } else {
+        f32::MIN as f64
+    };
+    let floor = Tensor::scalar(Scalar::Float(lowest), g.dtype());
+    let log_abs = g.abs()?.log()?;
+    let zero = Tensor::zeros(&[], g.dtype())?;
+    let reverse_scan =
+        |t: &Tensor| -> Result<Tensor> { t.flip(&[dim])?.logcumsumexp(dim)?.flip(&[dim]) };
+    let part = |mask: Tensor| -> Result<Tensor> {
+        let log_g = mask.where_(&log_abs, &floor)?;
+        reverse_scan(&log_g.sub(out)?)?.add(x)?.exp()
+    };
+    let pos = part(g.binary(crate::ops::BinaryOp::Gt, &zero)?)?;
+    let neg = part(g.binary(crate::ops::BinaryOp::Lt, &zero)?)?;
+    pos.sub(&neg)
 }
 
 #[cfg(test)]
