@@ -216,3 +216,44 @@ pub fn zip_op<A: Copy + Sync, B: Copy + Sync, O: Send>(
         zip_serial(a, b, out, &f);
     }
 }
+
+struct InPlaceKernel<'a, T, B, F> {
+    out: &'a mut [T],
+    b: Src<'a, B>,
+    f: &'a F,
+}
+
+impl<T: Copy, B: Copy, F: ElemFn2<T, B, T>> Kernel for InPlaceKernel<'_, T, B, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        match self.b {
+            Src::Slice(b) => {
+                for (o, &y) in self.out.iter_mut().zip(b) {
+                    *o = self.f.apply2(*o, y);
+                }
+            }
+            Src::Scalar(y) => {
+                for o in self.out.iter_mut() {
+                    *o = self.f.apply2(*o, y);
+                }
+            }
+        }
+    }
+}
+
+/// `out[i] = f(out[i], b[i])`: an in-place binary op, one pass over the destination.
+pub fn zip_in_place<T: Copy + Send, B: Copy + Sync>(
+    out: &mut [T],
+    b: Src<B>,
+    f: impl Fn(T, B) -> T + Sync,
+) {
+    if worth(out.len()) {
+        chunks_claimed(out, CHUNK, |c, o| {
+            let b = b.sub(c * CHUNK, o.len());
+            simd::run(InPlaceKernel { out: o, b, f: &f })
+        });
+    } else {
+        simd::run(InPlaceKernel { out, b, f: &f })
+    }
+}

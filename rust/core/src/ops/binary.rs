@@ -720,6 +720,10 @@ impl Tensor {
     /// `add_`: in place, with PyTorch's rule that the result must fit the tensor's dtype.
     pub fn add_(&self, o: &Tensor) -> Result<()> {
         self.check_no_internal_overlap("add_")?;
+        self.check_no_partial_overlap(o)?;
+        if self.binary_in_place_direct(Add, o)? {
+            return Ok(());
+        }
         self.apply_inplace("add_", &[o], |s| s.add(o))
     }
 
@@ -727,6 +731,10 @@ impl Tensor {
     pub fn binary_(&self, op: BinaryOp, o: &Tensor) -> Result<()> {
         let name = format!("{}_", op.name());
         self.check_no_internal_overlap(&name)?;
+        self.check_no_partial_overlap(o)?;
+        if self.binary_in_place_direct(op, o)? {
+            return Ok(());
+        }
         self.apply_inplace(&name, &[o], |s| s.binary(op, o))
     }
 

@@ -27,6 +27,7 @@ pub mod gather;
 pub mod index;
 pub mod index_fill;
 pub mod inplace;
+pub(crate) mod inplace_direct;
 pub mod inplace_views;
 pub mod join;
 pub mod linear;
