@@ -1,6 +1,8 @@
-"""Regression rows for fuzz seeds 111-112 (issue #12): logcumsumexp as PyTorch's running scan
-(a shift by the row maximum lost every term before a huge later one), and float16/bfloat16
-means summed and divided in float32 (a half sum overflowed before the division). Each row runs
+"""Regression rows for fuzz seeds 111-113 (issue #12): logcumsumexp as PyTorch's running scan
+(a shift by the row maximum lost every term before a huge later one), float16/bfloat16 means
+summed and divided in float32 (a half sum overflowed before the division), and float16
+div(rounding_mode="trunc") rounding its quotient to float16 first where PyTorch's vectorized
+kernel runs (not for one element or a one-element divisor, its scalar path). Each row runs
 under ferrotorch and PyTorch and requires PyTorch's outcome."""
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ ROWS = {
     "mean_half_keepdim": lambda L: tensor_of(L, [[1.1, 2.2], [3.3, 0.7]], "float16").mean(0, keepdim=True),
     "mean_bfloat16": lambda L: tensor_of(L, [1.1, 2.2, 3.3, 0.7], "bfloat16").mean(),
     "margin_ranking_half_mean": lambda L: L.margin_ranking_loss(tensor_of(L, [2190.0, 20800.0], "float16"), tensor_of(L, [1.0, -2.0], "float16"), L.full((5, 5, 2), -3, dtype=L.int16), 0.5, 1),
+    "trunc_div_half_vectorized": lambda L: L.div(L.full((5, 7), 1.755859375, dtype=L.float16), L.full((5, 7), 0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_two": lambda L: L.div(L.full((2,), 1.755859375, dtype=L.float16), L.full((2,), 0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_one_element": lambda L: L.div(L.full((1,), 1.755859375, dtype=L.float16), L.full((1,), 0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_0d": lambda L: L.div(L.tensor(1.755859375, dtype=L.float16), L.tensor(0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_scalar_divisor": lambda L: L.div(L.full((8,), 1.755859375, dtype=L.float16), L.tensor(0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_python_divisor": lambda L: L.div(L.full((8,), 1.755859375, dtype=L.float16), 0.58544921875, rounding_mode="trunc"),
+    "trunc_div_half_scalar_dividend": lambda L: L.div(L.tensor(1.755859375, dtype=L.float16), L.full((8,), 0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_outer_broadcast": lambda L: L.div(L.full((8, 1), 1.755859375, dtype=L.float16), L.full((1, 8), 0.58544921875, dtype=L.float16), rounding_mode="trunc"),
+    "trunc_div_half_strided": lambda L: L.div(L.full((16,), 1.755859375, dtype=L.float16)[::2], L.full((16,), 0.58544921875, dtype=L.float16)[::2], rounding_mode="trunc"),
+    "floor_div_half_vectorized": lambda L: L.div(L.full((5, 7), 1.755859375, dtype=L.float16), L.full((5, 7), 0.58544921875, dtype=L.float16), rounding_mode="floor"),
     "mse_half_mean": lambda L: L.nn.functional.mse_loss(tensor_of(L, [200.0] * 8, "float16"), tensor_of(L, [-200.0] * 8, "float16")),
 }
 
