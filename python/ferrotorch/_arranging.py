@@ -234,6 +234,12 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Optional[Tensor] = None)
         return write_out((pa * pb).sum(dtype=_core.bool), out)
     am = a.permute(free_a + da).reshape(rows, k) if a.ndim else a.reshape(1, 1)
     bm = b.permute(db + free_b).reshape(k, cols) if b.ndim else b.reshape(1, 1)
+    if a.dtype == _core.bool and rows == 1 and cols == 1 and a.ndim:
+        # A one-element product of bool operands: PyTorch's mm takes dot when the first
+        # operand's row is contiguous (no bool kernel, even when empty), else a product-sum.
+        if a.permute(free_a + da).is_contiguous():
+            raise NotImplementedError("tensordot: \"dot\" not implemented for 'Bool'")
+        return write_out((am.reshape(-1) * bm.reshape(-1)).sum(dtype=_core.bool).reshape(fa + fb), out)
     if am.dtype == _core.bool and (am.numel() == 0 or bm.numel() == 0):
         # PyTorch has no bool product kernel, but an empty one never runs: all False.
         return write_out(_core.zeros(fa + fb, dtype=_core.bool), out)

@@ -223,10 +223,10 @@ impl PyTensor {
             }
         })?;
         if matches!(self.t.dtype(), DType::F16 | DType::BF16) && value.cast::<PyTensor>().is_err() {
-            // A number filling more than one half-precision element must fit (one element
-            // rounds to inf instead), as PyTorch's fill checks it.
+            // A number filling other than one half-precision element (none included) must
+            // fit (one element rounds to inf instead), as PyTorch's fill checks it.
             if let (Ok(Some(s)), Ok(dst)) = (extract_scalar(value), self.t.index(&items)) {
-                if dst.numel() > 1 {
+                if dst.numel() != 1 {
                     ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype()).py()?;
                 }
             }

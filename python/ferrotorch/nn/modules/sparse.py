@@ -28,18 +28,21 @@ def _check_indices(op: str, input: Tensor) -> None:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {input.type()} instead (while checking arguments for {op})")
 
 
-def _check_range(op: str, input: Tensor, num_embeddings: int) -> None:
+def _check_range(op: str, input: Tensor, num_embeddings: int, row_width: int = 1) -> None:
     """Indices must lie in [0, num_embeddings): negative ones do not count from the end."""
     if input.numel() == 0:
         return
     lo, hi = int(input.min().item()), int(input.max().item())
     if lo >= 0 and hi < num_embeddings:
         return
-    if op == "embedding":
-        raise IndexError("index out of range in self")
     flat = input.reshape(-1)
     pos = int(((flat < 0) | (flat >= num_embeddings)).nonzero().reshape(-1)[0].item())
     bad = int(flat[pos].item())
+    if op == "embedding" and row_width == 0:
+        # Rows of width 0 go through another ATen gather, whose check is a RuntimeError.
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={num_embeddings}")
+    if op == "embedding":
+        raise IndexError("index out of range in self")
     raise RuntimeError(f"Index {pos} of input takes value {bad} which is not in the valid range [0, {num_embeddings})")
 
 
@@ -78,7 +81,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
     if weight.ndim >= 1 and weight.shape[0] == 0 and input.numel() > 0:
         # ATen's index_select on an empty axis rejects any index before the range check.
         raise RuntimeError(f"embedding: index_select(): self indexing axis dim should be positive (weight {list(weight.shape)}, indices {list(input.shape)})")
-    _check_range("embedding", input, weight.shape[0])
+    _check_range("embedding", input, weight.shape[0], weight.shape[1] if weight.ndim == 2 else 1)
     padding_idx = _normalize_padding_idx(padding_idx, weight.shape[0], "Padding_idx must be within num_embeddings")
     if max_norm is not None:
         _renorm_rows(weight, input, max_norm, norm_type)

@@ -6,7 +6,7 @@ use crate::cpu::parallel::{zip, Src};
 use crate::dtype::{promote_types, result_type, Operand};
 use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
-use crate::ops::broadcast_blocks;
+use crate::ops::{broadcast_blocks, UnaryOp};
 use crate::{bail, DType, Error, Result, Scalar, Tensor};
 use std::borrow::Cow;
 
@@ -634,6 +634,9 @@ impl Tensor {
             if dt.is_complex() {
                 return self.complex_pow_scalar(s, dt);
             }
+            if let Some(out) = self.pow_scalar_by_root(s, dt)? {
+                return Ok(out);
+            }
         }
         if half_needs_float_scalar(op, s, dt) {
             let wide = self.to_dtype(DType::F32)?;
@@ -642,6 +645,23 @@ impl Tensor {
                 .to_dtype(dt);
         }
         self.binary(op, &scalar_operand(op, s, dt))
+    }
+
+    /// PyTorch's pow(Tensor, Scalar) for float32/float64/bfloat16 results runs its sqrt,
+    /// rsqrt or reciprocal kernel for the exponents 0.5, -0.5 and -1 (so (-inf) ** 0.5 is
+    /// NaN and (-0.0) ** 0.5 is -0.0, as sqrt gives); float16 keeps pow's values.
+    fn pow_scalar_by_root(&self, s: Scalar, dt: DType) -> Result<Option<Tensor>> {
+        if !matches!(dt, DType::F32 | DType::F64 | DType::BF16) {
+            return Ok(None);
+        }
+        let op = match s.to_complex() {
+            (_, im) if im != 0.0 => return Ok(None),
+            (0.5, _) => UnaryOp::Sqrt,
+            (-0.5, _) => UnaryOp::Rsqrt,
+            (-1.0, _) => UnaryOp::Reciprocal,
+            _ => return Ok(None),
+        };
+        Ok(Some(self.to_dtype(dt)?.unary(op)?))
     }
 
     /// PyTorch's pow(Tensor, Scalar) before its kernel: integers refuse negative integer
