@@ -281,6 +281,9 @@ fn alpha_sum(
     let operand = operand_tensor(a, other, name)?;
     let rt = alpha_result_type(a, &operand);
     let b = apply_alpha(a, operand, alpha)?;
+    if rt.is_complex() && alpha.is_some() {
+        return profiler::run(aten, &[a, &b], || complex_scaled_sum(a, &b, op, rt)).py();
+    }
     let r = maybe_detach(py, a.numel(), || {
         profiler::run(aten, &[a, &b], || a.binary(op, &b))
     })
@@ -289,6 +292,27 @@ fn alpha_sum(
         return r.to_dtype(rt).py();
     }
     Ok(r)
+}
+
+/// Complex `a + alpha * b` given `alpha * b` (or `a - alpha * b`): PyTorch multiplies and
+/// adds once, so the scaled operand's parts are added part by part (the plain complex sum
+/// multiplies by 1 + 0i again, and inf - 0 * inf is NaN).
+fn complex_scaled_sum(
+    a: &Tensor,
+    scaled: &Tensor,
+    op: BinaryOp,
+    rt: DType,
+) -> ferrotorch::Result<Tensor> {
+    let q = if op == BinaryOp::Sub {
+        scaled.neg()?
+    } else {
+        scaled.clone()
+    };
+    let (ar, qr) = (
+        a.to_dtype(rt)?.view_as_real()?,
+        q.to_dtype(rt)?.view_as_real()?,
+    );
+    ar.add(&qr)?.view_as_complex()
 }
 
 /// In-place [`alpha_sum`] into `t`.
@@ -306,6 +330,12 @@ fn alpha_sum_(
         // alpha * b came back in float32 (see apply_alpha): sum there, round once.
         return t
             .apply_inplace(name, &[&b], |s| s.binary(op, &b)?.to_dtype(s.dtype()))
+            .py();
+    }
+    if t.dtype().is_complex() && alpha.is_some() {
+        let rt = t.dtype();
+        return t
+            .apply_inplace(name, &[&b], |s| complex_scaled_sum(s, &b, op, rt))
             .py();
     }
     if op == BinaryOp::Add {

@@ -91,6 +91,15 @@ impl Tensor {
         }
         let dt = clamp_dtype(self.dtype(), min, max)?;
         let x = self.to_dtype(dt)?;
+        let nan_bound = [min, max].iter().flatten().any(|s| s.to_f64().is_nan());
+        if dt.is_float() && min.is_some() && max.is_some() && nan_bound {
+            // PyTorch fills NaN when either of two bounds is NaN, before it converts the other
+            // (so clamp(bf16, nan, 1e300) is NaN, not an overflow error); no gradient flows.
+            let out = Tensor::full(self.shape(), Scalar::Float(f64::NAN), dt)?;
+            return Ok(record("ClampBackward1", out, &[&x], &[], false, |g, _| {
+                Ok(vec![Some(g.zeros_like()?)])
+            }));
+        }
         let (min, max) = crate::scalar_range::clamp_bounds(dt, min, max)?;
         let lo = min.map(|s| Tensor::scalar(s, dt));
         let hi = max.map(|s| Tensor::scalar(s, dt));
