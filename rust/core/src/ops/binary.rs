@@ -391,7 +391,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         // PyTorch's vectorized float16 kernel rounds the quotient to float16 before it
         // truncates (1.7559 / 0.58545 = 2.99917 -> 3.0 -> 3); its scalar path (one element,
         // or a one-element divisor) truncates the float quotient (2).
-        return real_binary_forward(Div, a, b)?.unary(crate::ops::UnaryOp::Trunc);
+        return real_binary_forward(Div, a, b)?.unary(UnaryOp::Trunc);
     }
     let cd = compute_dtype(common);
     let (a, b) = (in_dtype(a, cd)?, in_dtype(b, cd)?);

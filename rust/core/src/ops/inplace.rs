@@ -5,6 +5,27 @@ use crate::autograd::is_grad_enabled;
 use crate::error::fmt_shape;
 use crate::{Error, Result, Tensor};
 
+/// Whether the elements fill a block of memory exactly once, in some order of the dims (a
+/// contiguous tensor or a permutation of one).
+fn non_overlapping_and_dense(t: &Tensor) -> bool {
+    let mut dims: Vec<(usize, usize)> = t
+        .shape()
+        .iter()
+        .zip(t.strides())
+        .filter(|(&n, _)| n != 1)
+        .map(|(&n, &s)| (s, n))
+        .collect();
+    dims.sort_unstable();
+    let mut expected = 1;
+    for (stride, n) in dims {
+        if stride != expected {
+            return false;
+        }
+        expected *= n;
+    }
+    true
+}
+
 impl Tensor {
     /// For a view sharing this tensor's storage: the row-major index in `self` of each of the
     /// view's elements (in the view's row-major order).
@@ -78,6 +99,31 @@ impl Tensor {
             return Err(Error::runtime(format!(
                 "{op}: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
             )));
+        }
+        Ok(())
+    }
+
+    /// PyTorch's refusal of an in-place write whose operand is partly the destination's own
+    /// memory (`x[1:].add_(x[:-1])`, `x.add_(x[2])`); the very same elements are fine, and
+    /// layouts too irregular to tell are let through, as in PyTorch.
+    pub(crate) fn check_no_partial_overlap(&self, o: &Tensor) -> Result<()> {
+        if self.numel() == 0
+            || o.numel() == 0
+            || !o.storage().same(self.storage())
+            || !non_overlapping_and_dense(self)
+            || !non_overlapping_and_dense(o)
+        {
+            return Ok(());
+        }
+        let (a0, a1) = (self.offset(), self.offset() + self.numel());
+        let (b0, b1) = (o.offset(), o.offset() + o.numel());
+        let full = a0 == b0 && a1 == b1 && self.strides() == o.strides();
+        if !full && a0 < b1 && b0 < a1 {
+            return Err(Error::runtime(
+                "unsupported operation: some elements of the input tensor and the written-to \
+                 tensor refer to a single memory location. Please clone() the tensor before \
+                 performing the operation.",
+            ));
         }
         Ok(())
     }

@@ -6,53 +6,7 @@ use crate::cpu::parallel::{zip_in_place, Src};
 use crate::ops::BinaryOp;
 use crate::{DType, Device, Element, Result, Tensor};
 
-/// Whether the elements fill a block of memory exactly once, in some order of the dims (a
-/// contiguous tensor or a permutation of one).
-fn non_overlapping_and_dense(t: &Tensor) -> bool {
-    let mut dims: Vec<(usize, usize)> = t
-        .shape()
-        .iter()
-        .zip(t.strides())
-        .filter(|(&n, _)| n != 1)
-        .map(|(&n, &s)| (s, n))
-        .collect();
-    dims.sort_unstable();
-    let mut expected = 1;
-    for (stride, n) in dims {
-        if stride != expected {
-            return false;
-        }
-        expected *= n;
-    }
-    true
-}
-
 impl Tensor {
-    /// PyTorch's refusal of an in-place write whose operand is partly the destination's own
-    /// memory (`x[1:].add_(x[:-1])`, `x.add_(x[2])`); the very same elements are fine, and
-    /// layouts too irregular to tell are let through, as in PyTorch.
-    pub(crate) fn check_no_partial_overlap(&self, o: &Tensor) -> Result<()> {
-        if self.numel() == 0
-            || o.numel() == 0
-            || !o.storage().same(self.storage())
-            || !non_overlapping_and_dense(self)
-            || !non_overlapping_and_dense(o)
-        {
-            return Ok(());
-        }
-        let (a0, a1) = (self.offset(), self.offset() + self.numel());
-        let (b0, b1) = (o.offset(), o.offset() + o.numel());
-        let full = a0 == b0 && a1 == b1 && self.strides() == o.strides();
-        if !full && a0 < b1 && b0 < a1 {
-            return Err(crate::Error::runtime(
-                "unsupported operation: some elements of the input tensor and the written-to \
-                 tensor refer to a single memory location. Please clone() the tensor before \
-                 performing the operation.",
-            ));
-        }
-        Ok(())
-    }
-
     /// `self op= o` in place when it can be done directly: float32/float64 on the CPU, `self`
     /// contiguous, `o` of the same dtype either one element or of `self`'s shape and
     /// contiguous (and, if it shares memory with `self`, exactly `self`), and nothing for
