@@ -138,7 +138,7 @@ def _to_numpy(t: Any) -> np.ndarray:
     return np.array(t.tolist(), dtype=NP[name]).reshape(tuple(t.shape))
 
 
-def _close(a: np.ndarray, b: np.ndarray, dtype: str, where: str, cancels: bool = False) -> None:
+def _close(a: np.ndarray, b: np.ndarray, dtype: str, where: str, cancels: bool = False, rtol_floor: float = 0.0) -> None:
     if a.dtype.kind in "biu" and b.dtype.kind in "biu":
         if not np.array_equal(a, b):
             raise Mismatch(f"{where}: values differ\n ours={_short(a)}\n torch={_short(b)}")
@@ -163,7 +163,7 @@ def _close(a: np.ndarray, b: np.ndarray, dtype: str, where: str, cancels: bool =
     fa, fb = np.concatenate(finite_parts_a), np.concatenate(finite_parts_b)
     if fa.size == 0:
         return
-    rtol = RTOL.get(dtype, 1e-9)
+    rtol = max(RTOL.get(dtype, 1e-9), rtol_floor)
     scale = max(1.0, float(np.abs(fb).max()))
     floor = scale if cancels else scale * rtol * 10
     if not np.all(np.abs(fa - fb) <= rtol * np.maximum(np.abs(fb), floor) + rtol * 1e-3):
@@ -171,9 +171,10 @@ def _close(a: np.ndarray, b: np.ndarray, dtype: str, where: str, cancels: bool =
         raise Mismatch(f"{where}: values differ (max abs err {err:.3g}, rtol {rtol})\n ours={_short(a)}\n torch={_short(b)}")
 
 
-def compare(ours: Any, theirs: Any, values: bool = True, where: str = "result", cancels: bool = False) -> None:
+def compare(ours: Any, theirs: Any, values: bool = True, where: str = "result", cancels: bool = False, rtol_floor: float = 0.0) -> None:
     """Raise Mismatch unless ``ours`` (ferrotorch) matches ``theirs`` (PyTorch); ``cancels``: the
-    op's values near 0 are cancellation noise of the result's scale (see FuzzOp.cancels)."""
+    op's values near 0 are cancellation noise of the result's scale (see FuzzOp.cancels);
+    ``rtol_floor``: the least relative tolerance (see FuzzOp.per_input_precision)."""
     import torch as pt
 
     if isinstance(theirs, pt.Tensor):
@@ -185,13 +186,13 @@ def compare(ours: Any, theirs: Any, values: bool = True, where: str = "result", 
         if tuple(ours.shape) != tuple(theirs.shape):
             raise Mismatch(f"{where}: shape {tuple(ours.shape)} vs torch {tuple(theirs.shape)}")
         if values:
-            _close(_to_numpy(ours), _to_numpy(theirs), dt_t, where, cancels)
+            _close(_to_numpy(ours), _to_numpy(theirs), dt_t, where, cancels, rtol_floor)
         return
     if isinstance(theirs, (tuple, list)):
         if not isinstance(ours, (tuple, list)) or len(ours) != len(theirs):
             raise Mismatch(f"{where}: ours {type(ours).__name__} {ours!r} vs torch {type(theirs).__name__} of {len(theirs)}")
         for k, (a, b) in enumerate(zip(ours, theirs)):
-            compare(a, b, values, f"{where}[{k}]", cancels)
+            compare(a, b, values, f"{where}[{k}]", cancels, rtol_floor)
         return
     if isinstance(theirs, (bool, int, float, complex)):
         if type(ours) is not type(theirs):
@@ -256,7 +257,9 @@ def run_case(case: Dict[str, Any], stage: Optional[List[str]] = None) -> None:
         raise Mismatch(f"ours raised {type(ours).__name__}: {ours}\n torch gave {_short(theirs)}")
     if k_t == "raise":
         raise Mismatch(f"torch raised {type(theirs).__name__}: {theirs}\n ours gave {_short(ours)}")
-    compare(ours, theirs, values=not undefined_values(case), cancels=OPS[case["op"]].cancels)
+    op = OPS[case["op"]]
+    rtol_floor = max((RTOL.get(s["dtype"], 0.0) for s in case["inputs"]), default=0.0) if op.per_input_precision else 0.0
+    compare(ours, theirs, values=not undefined_values(case), cancels=op.cancels, rtol_floor=rtol_floor)
 
 
 def describe(case: Dict[str, Any], strides: bool = True) -> str:

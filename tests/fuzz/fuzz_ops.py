@@ -39,6 +39,9 @@ class FuzzOp:
     # True where results are differences of terms as large as the result's scale (cov,
     # corrcoef): a value near 0 is rounding noise of that scale, compared absolutely.
     cancels: bool = False
+    # True where each input is reduced in its own dtype before the inputs meet (the norms of
+    # cosine_similarity): the result carries the rounding of the least precise float input.
+    per_input_precision: bool = False
 
 
 def _table_op(op: Any, kind: str) -> FuzzOp:
@@ -235,7 +238,7 @@ GENERIC = [
     FuzzOp("F.dropout_eval", lambda L, x: _F(L).dropout(x, 0.5, training=False)),
     FuzzOp("F.mse_loss", lambda L, x, y: _F(L).mse_loss(x, y), inputs=("x", "y")),
     FuzzOp("F.l1_loss", lambda L, x, y: _F(L).l1_loss(x, y), inputs=("x", "y")),
-    FuzzOp("F.cosine_similarity", lambda L, x, y, d: _F(L).cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",)),
+    FuzzOp("F.cosine_similarity", lambda L, x, y, d: _F(L).cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True),
     FuzzOp("F.cross_entropy", lambda L, x, i: _F(L).cross_entropy(x, i.flatten()[: x.shape[0]] if x.dim() else i), inputs=("x", "idx1")),
     FuzzOp("F.max_pool1d", lambda L, x, k: _F(L).max_pool1d(x, k), args=("k",)),
     FuzzOp("F.avg_pool1d", lambda L, x, k: _F(L).avg_pool1d(x, k), args=("k",)),
@@ -429,7 +432,7 @@ ADDED = [
     FuzzOp("torch.margin_ranking_loss", lambda L, x, y, z: L.margin_ranking_loss(x, y, z, 0.5, 1), inputs=("x", "y", "y")),
     FuzzOp("torch.pairwise_distance", lambda L, x, y, p: L.pairwise_distance(x, y, p), inputs=("x", "y"), args=("p",)),
     FuzzOp("torch.pdist", lambda L, x, p: L.pdist(x, p), args=("p",)),
-    FuzzOp("torch.cosine_similarity", lambda L, x, y, d: L.cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",)),
+    FuzzOp("torch.cosine_similarity", lambda L, x, y, d: L.cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True),
     FuzzOp("torch.rms_norm", lambda L, x: L.rms_norm(x, x.shape[-1:])),
     FuzzOp("torch.rnn_tanh_cell", lambda L, x, h, w: L.rnn_tanh_cell(x, h, w, w.t() if w.dim() == 2 else w), inputs=("x", "x", "mat")),
     # Grid sampling.

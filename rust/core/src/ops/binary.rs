@@ -6,7 +6,7 @@ use crate::cpu::parallel::{zip, Src};
 use crate::dtype::{promote_types, result_type, Operand};
 use crate::error::InOp;
 use crate::layout::{broadcast_shapes, Layout};
-use crate::ops::{broadcast_blocks, UnaryOp};
+use crate::ops::{broadcast_blocks, half_stepwise, UnaryOp};
 use crate::{bail, DType, Error, Result, Scalar, Tensor};
 use std::borrow::Cow;
 
@@ -374,7 +374,17 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     // Operands are cast to the common dtype first, as in PyTorch: a wider 0-d operand wraps
     // (int) or rounds (half) before the kernel sees it, so `int16 != int32(65535)` is in int16.
-    let (a, b) = (narrowed(a, common)?, narrowed(b, common)?);
+    // PyTorch's half multiply and divisions take a one-element right operand at its original
+    // value in float32 instead (half * int64(70000) multiplies by 70000, not by inf).
+    let b = if matches!(common, DType::F16 | DType::BF16)
+        && matches!(op, Mul | Div | TruncDiv | FloorDiv)
+        && b.numel() == 1
+    {
+        in_dtype(b, DType::F32)?
+    } else {
+        narrowed(b, common)?
+    };
+    let a = narrowed(a, common)?;
     let (a, b) = (a.as_ref(), b.as_ref());
     let shape = broadcast_shapes(name, a.shape(), b.shape())?;
     if let Some(out) = crate::cuda_forward!(name, [a, b], |d| {
@@ -383,20 +393,16 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }) {
         return out;
     }
-    if op == TruncDiv
-        && common == DType::F16
-        && b.numel() > 1
-        && shape.iter().product::<usize>() > 1
-    {
-        // PyTorch's vectorized float16 kernel rounds the quotient to float16 before it
-        // truncates (1.7559 / 0.58545 = 2.99917 -> 3.0 -> 3); its scalar path (one element,
-        // or a one-element divisor) truncates the float quotient (2).
-        return real_binary_forward(Div, a, b)?.unary(UnaryOp::Trunc);
-    }
+    // Half `//`, truncating division and xlogy round each step to the half type, as PyTorch's.
+    let stepwise = half_stepwise::applies(op, common, b.numel());
     let cd = compute_dtype(common);
     let (a, b) = (in_dtype(a, cd)?, in_dtype(b, cd)?);
     // Row-pattern broadcasts read the small operand in place instead of copying it out.
-    let blocks = broadcast_blocks::plan(&a, &b, &shape);
+    let blocks = if stepwise {
+        None
+    } else {
+        broadcast_blocks::plan(&a, &b, &shape)
+    };
     let (a, b) = if blocks.is_some() {
         (a, b)
     } else {
@@ -437,6 +443,13 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }};
     }
     match cd {
+        DType::F32 if stepwise => half_stepwise::run(
+            op,
+            src_of::<f32>(&a, n),
+            src_of::<f32>(&b, n),
+            unsafe { out.contiguous_slice_mut::<f32>() },
+            common,
+        ),
         DType::F32 => run!(f32, float_only),
         DType::F64 => run!(f64, float_only),
         _ => run!(i64, bitwise),

@@ -24,6 +24,7 @@ pub mod device_copy;
 pub mod fft;
 mod fft_kernels;
 pub mod gather;
+mod half_stepwise;
 pub mod index;
 pub mod index_fill;
 pub mod inplace;

@@ -85,9 +85,10 @@ fn operand(t: &Tensor) -> Operand {
     }
 }
 
-/// `t` as contiguous f64 over `shape` (broadcast), outside autograd.
-fn f64_over(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let t = t.detach().to_dtype_raw(DType::F64)?;
+/// `t` cast to the common dtype (as PyTorch's iterator casts operands), then as contiguous
+/// f64 over `shape` (broadcast), outside autograd.
+fn f64_over(t: &Tensor, shape: &[usize], common: DType) -> Result<Tensor> {
+    let t = t.detach().to_dtype_raw(common)?.to_dtype_raw(DType::F64)?;
     if t.shape() == shape && t.is_contiguous() {
         return Ok(t);
     }
@@ -110,15 +111,36 @@ pub fn special_binary_forward(op: SpecialBinaryOp, a: &Tensor, b: &Tensor) -> Re
         }
         common = DType::F32;
     }
-    let (x, y) = (f64_over(a, &shape)?, f64_over(b, &shape)?);
+    let (x, y) = (f64_over(a, &shape, common)?, f64_over(b, &shape, common)?);
     let out = Tensor::uninit(&shape, DType::F64)?;
-    zip(
+    let (x, y) = (
         Src::Slice(x.contiguous_slice::<f64>()),
         Src::Slice(y.contiguous_slice::<f64>()),
-        unsafe { out.contiguous_slice_mut() },
-        |u, v| op.eval(u, v),
     );
+    let o = unsafe { out.contiguous_slice_mut() };
+    match (op, f32_rounder(common)) {
+        // PyTorch's float32 xlog1py computes in float32; its half one also rounds log1p to
+        // the half type before the product.
+        (Xlog1py, Some(r)) => zip(x, y, o, |u, v| {
+            if v.is_nan() || u == 0.0 {
+                sf::xlog1py(u, v)
+            } else {
+                (u as f32 * r((v as f32).ln_1p())) as f64
+            }
+        }),
+        _ => zip(x, y, o, |u, v| op.eval(u, v)),
+    }
     out.to_dtype_raw(common)
+}
+
+/// Rounding to the nearest value of a dtype that computes in float32.
+fn f32_rounder(dt: DType) -> Option<fn(f32) -> f32> {
+    match dt {
+        DType::F32 => Some(|x| x),
+        DType::F16 => Some(|x| half::f16::from_f32(x).to_f32()),
+        DType::BF16 => Some(|x| half::bf16::from_f32(x).to_f32()),
+        _ => None,
+    }
 }
 
 fn f(v: f64) -> Scalar {
