@@ -186,6 +186,9 @@ def median(input: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> A
         n = input.ndim or 1  # this module's max() is torch.max
         if dim is not None and not -n <= dim < n:
             raise IndexError(f"median(): Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        if dim is not None and input.ndim and input.shape[dim] == 0:
+            # The reduced dim's size is checked before the dtype.
+            raise IndexError(f"median(): Expected reduction dim {dim % n} to have non-zero size.")
         kernel = "median_cpu" if dim is None else "median_out"
         kind = "Bool" if input.dtype == _core.bool else ("ComplexFloat" if input.dtype.itemsize == 8 else "ComplexDouble")
         raise NotImplementedError(f"median: \"{kernel}\" not implemented for '{kind}'")

@@ -103,6 +103,11 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # PyTorch's isin (small test-element path) flattens a non-contiguous test_elements with
         # .view(-1) and raises "view size is not compatible"; the same values contiguous work.
         return "pytorch isin view of non-contiguous test_elements"
+    if case["op"] in ("isin", "isin_scalar") and len(ins) == 2 and any(i["dtype"] == "int64" and i.get("values") == "extreme" for i in ins) and any("float" in i["dtype"] for i in ins):
+        # PyTorch's sorting isin (many elements) deduplicates int64 elements first, then casts
+        # them to the float common dtype: two distinct elements that round to one float (2**63 - 1
+        # and 2**63 - 2) sit side by side and count as found.
+        return "pytorch isin of int64 elements colliding in float"
     if case["op"] == "kron" and any(len(i["shape"]) >= 2 and i.get("layout") in ("transposed", "permuted", "expanded") for i in ins):
         # PyTorch's kron reshapes a non-contiguous operand with .view and raises "view size is
         # not compatible" (torch.kron(torch.randn(3, 4).t(), torch.randn(2, 2)) fails).

@@ -37,7 +37,8 @@ class FuzzOp:
     # behaviour (a float -> int cast of NaN/inf/out of range): only dtype and shape compared.
     undefined: Optional[Callable[..., bool]] = None
     # True where results are differences of terms as large as the result's scale (cov,
-    # corrcoef): a value near 0 is rounding noise of that scale, compared absolutely.
+    # corrcoef, sums of products: each library adds them in its own order): a value near 0
+    # is rounding noise of that scale, compared absolutely.
     cancels: bool = False
     # True where each input is reduced in its own dtype before the inputs meet (the norms of
     # cosine_similarity): the result carries the rounding of the least precise float input.
@@ -196,12 +197,12 @@ GENERIC = [
     FuzzOp("allclose", lambda L, x, y: L.allclose(x, y), inputs=("x", "y")),
     FuzzOp("equal", lambda L, x, y: L.equal(x, y), inputs=("x", "y")),
     # Matrix products.
-    FuzzOp("matmul", lambda L, x, y: L.matmul(x, y), inputs=("x", "mat")),
-    FuzzOp("mm", lambda L, x, y: L.mm(x, y), inputs=("x", "mat")),
-    FuzzOp("bmm", lambda L, x, y: L.bmm(x, y), inputs=("x", "mat")),
-    FuzzOp("dot", lambda L, x, y: L.dot(x, y), inputs=("x", "x")),
+    FuzzOp("matmul", lambda L, x, y: L.matmul(x, y), inputs=("x", "mat"), cancels=True),
+    FuzzOp("mm", lambda L, x, y: L.mm(x, y), inputs=("x", "mat"), cancels=True),
+    FuzzOp("bmm", lambda L, x, y: L.bmm(x, y), inputs=("x", "mat"), cancels=True),
+    FuzzOp("dot", lambda L, x, y: L.dot(x, y), inputs=("x", "x"), cancels=True),
     FuzzOp("outer", lambda L, x, y: L.outer(x, y), inputs=("x", "x")),
-    FuzzOp("einsum_ij_jk", lambda L, x, y: L.einsum("ij,jk->ik", x, y), inputs=("x", "mat")),
+    FuzzOp("einsum_ij_jk", lambda L, x, y: L.einsum("ij,jk->ik", x, y), inputs=("x", "mat"), cancels=True),
     # Creation (sizes include zero, negative and overflowing ones).
     FuzzOp("zeros", lambda L, s, d: L.zeros(s, dtype=d), inputs=(), args=("size", "dtype")),
     FuzzOp("ones", lambda L, s: L.ones(*s), inputs=(), args=("size",)),
@@ -233,8 +234,8 @@ GENERIC = [
     FuzzOp("F.normalize", lambda L, x, d: _F(L).normalize(x, dim=d), args=("dim",)),
     FuzzOp("F.pad", lambda L, x, p, v: _F(L).pad(x, p, value=v), args=("pad", "float")),
     FuzzOp("F.one_hot", lambda L, x, n: _F(L).one_hot(x, n), args=("int",), dtypes=INTS),
-    FuzzOp("F.linear", lambda L, x, w: _F(L).linear(x, w), inputs=("x", "x")),
-    FuzzOp("F.layer_norm", lambda L, x: _F(L).layer_norm(x, x.shape[-1:])),
+    FuzzOp("F.linear", lambda L, x, w: _F(L).linear(x, w), inputs=("x", "x"), cancels=True),
+    FuzzOp("F.layer_norm", lambda L, x: _F(L).layer_norm(x, x.shape[-1:]), cancels=True),
     FuzzOp("F.dropout_eval", lambda L, x: _F(L).dropout(x, 0.5, training=False)),
     FuzzOp("F.mse_loss", lambda L, x, y: _F(L).mse_loss(x, y), inputs=("x", "y")),
     FuzzOp("F.l1_loss", lambda L, x, y: _F(L).l1_loss(x, y), inputs=("x", "y")),
@@ -311,9 +312,9 @@ ADDED = [
     FuzzOp("block_diag", lambda L, x, y: L.block_diag(x, y), inputs=("x", "y")),
     FuzzOp("diagflat", lambda L, x, k: L.diagflat(x, k), args=("int",)),
     FuzzOp("kron", lambda L, x, y: L.kron(x, y), inputs=("x", "y")),
-    FuzzOp("tensordot_n", lambda L, x, y, n: L.tensordot(x, y, n), inputs=("x", "mat"), args=("k",)),
-    FuzzOp("tensordot_dims", lambda L, x, y, a, b: L.tensordot(x, y, ([a], [b])), inputs=("x", "mat"), args=("dim", "dim")),
-    FuzzOp("vdot", lambda L, x, y: L.vdot(x, y), inputs=("x", "x")),
+    FuzzOp("tensordot_n", lambda L, x, y, n: L.tensordot(x, y, n), inputs=("x", "mat"), args=("k",), cancels=True),
+    FuzzOp("tensordot_dims", lambda L, x, y, a, b: L.tensordot(x, y, ([a], [b])), inputs=("x", "mat"), args=("dim", "dim"), cancels=True),
+    FuzzOp("vdot", lambda L, x, y: L.vdot(x, y), inputs=("x", "x"), cancels=True),
     FuzzOp("cartesian_prod", lambda L, x, y: L.cartesian_prod(x, y), inputs=("x", "x")),
     FuzzOp("combinations", lambda L, x, r, w: L.combinations(x, r, w), args=("k", "bool")),
     FuzzOp("tril_indices", lambda L, r, c, o: L.tril_indices(r, c, o), inputs=(), args=("int", "int", "int")),
@@ -409,15 +410,15 @@ ADDED = [
     FuzzOp("bartlett_window", lambda L, n, p: L.bartlett_window(n, periodic=p), inputs=(), args=("int", "bool")),
     FuzzOp("kaiser_window", lambda L, n, p, b: L.kaiser_window(n, p, b), inputs=(), args=("int", "bool", "float")),
     # torch.* functional forms with torch's own signatures.
-    FuzzOp("torch.layer_norm", lambda L, x, e: L.layer_norm(x, x.shape[-1:], None, None, 1e-5 if e else 0.1), args=("bool",)),
+    FuzzOp("torch.layer_norm", lambda L, x, e: L.layer_norm(x, x.shape[-1:], None, None, 1e-5 if e else 0.1), args=("bool",), cancels=True),
     # Its saved mean of a row summing to 0 is rounding noise (PyTorch's one-pass moments give
     # -4e-8 where the two-pass mean is exactly 0).
     FuzzOp("torch.native_layer_norm", lambda L, x: L.native_layer_norm(x, x.shape[-1:], None, None, 1e-5), cancels=True),
     FuzzOp("torch.group_norm", lambda L, x, g: L.group_norm(x, g), args=("k",)),
     FuzzOp("torch.batch_norm", lambda L, x, t: L.batch_norm(x, None, None, None, None, t, 0.1, 1e-5, False), args=("bool",)),
     FuzzOp("torch.instance_norm", lambda L, x: L.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)),
-    FuzzOp("torch.conv1d", lambda L, x, w, s: L.conv1d(x, w, None, s), inputs=("x", "x"), args=("k",)),
-    FuzzOp("torch.conv2d", lambda L, x, w: L.conv2d(x, w), inputs=("x", "y")),
+    FuzzOp("torch.conv1d", lambda L, x, w, s: L.conv1d(x, w, None, s), inputs=("x", "x"), args=("k",), cancels=True),
+    FuzzOp("torch.conv2d", lambda L, x, w: L.conv2d(x, w), inputs=("x", "y"), cancels=True),
     FuzzOp("torch.dropout_eval", lambda L, x, p: L.dropout(x, p, False), args=("float",)),
     FuzzOp("torch.embedding", lambda L, w, i: L.embedding(w, i), inputs=("x", "idx1")),
     FuzzOp("torch.constant_pad_nd", lambda L, x, p, v: L.constant_pad_nd(x, p, v), args=("pad", "scalar")),

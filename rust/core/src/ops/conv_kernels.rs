@@ -9,6 +9,7 @@ use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
 use crate::ops::conv_depthwise;
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
+use crate::ops::conv_winograd;
 use crate::ops::unfold::{col2im_plane, col2im_plane_same_width, im2col_plane, Window};
 use gemm::Parallelism;
 use rayon::prelude::*;
@@ -281,6 +282,14 @@ fn forward_block<T: ConvFloat>(
     })
 }
 
+/// Whether `g` runs as Winograd products (FERROTORCH_CONV_WINOGRAD=0 turns them off, to
+/// compare against the column path).
+fn winograd(g: &Geometry) -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("FERROTORCH_CONV_WINOGRAD").map_or(true, |v| v != "0"))
+        && conv_winograd::applies(g)
+}
+
 /// conv2d of contiguous `x` [N, C, H, W] and `w` [O, C/groups, kh, kw] into `out`
 /// [N, O, oh, ow] (every element written).
 pub(crate) fn forward<T: ConvFloat>(
@@ -296,6 +305,9 @@ pub(crate) fn forward<T: ConvFloat>(
     }
     if conv_depthwise::is_depthwise(g) {
         return conv_depthwise::forward(g, x, w, bias, out);
+    }
+    if winograd(g) {
+        return conv_winograd::forward(g, x, w, bias, out);
     }
     let s = split(g, false);
     let per_block = s.per_block;
@@ -442,6 +454,16 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
         };
         return conv_depthwise::backward(g, x, w, gout, grads);
     }
+    let gx = match gx {
+        Some(gx) if winograd(g) => {
+            conv_winograd::input_grad(g, w, gout, gx);
+            if gw.is_none() && gb.is_none() {
+                return;
+            }
+            None
+        }
+        gx => gx,
+    };
     let s = split(g, true);
     let tasks = g.n.div_ceil(s.per_task);
     let (want_gw, want_gb) = (gw.is_some(), gb.is_some());

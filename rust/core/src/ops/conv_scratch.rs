@@ -7,7 +7,7 @@ use std::cell::RefCell;
 /// The element types the fused convolution kernels take: floats with native arithmetic,
 /// for which every bit pattern is a value (so reused scratch needs no clearing).
 pub(crate) trait ConvFloat:
-    Element + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self>
+    Element + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + std::ops::Mul<Output = Self>
 {
 }
 impl ConvFloat for f32 {}

@@ -18,6 +18,7 @@ mod conv_depthwise_flat;
 mod conv_depthwise_rows;
 mod conv_kernels;
 mod conv_scratch;
+mod conv_winograd;
 pub mod copy;
 pub mod creation;
 pub mod device_copy;
