@@ -90,7 +90,8 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Optional[Tensor] = None
     if aweights is not None:
         w = aweights if w is None else w * aweights
     if w is None:
-        avg = x.mean(1) if x.is_floating_point() or x.is_complex() else x.sum(1) / n
+        # PyTorch divides the sum, in the input's dtype (a half sum is rounded), by the count.
+        avg = x.sum(1) / n
         norm: Any = n - correction
         too_few = norm <= 0
     else:
