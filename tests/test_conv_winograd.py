@@ -1,4 +1,5 @@
-"""conv2d's Winograd F(2x2, 3x3) path (3x3, stride 1, 16-256 channels) and its input gradient,
+"""conv2d's Winograd F(2x2, 3x3) path (3x3, stride 1, 16-256 channels; the filter gradient to 512)
+and its input and filter gradients,
 against PyTorch: every padding it takes (0, 1, 2, and unequal), odd output sizes (a partial
 last tile), one image and several (both ways of spreading the work), float32 and float64,
 with and without bias, and non-contiguous inputs."""
@@ -25,6 +26,9 @@ CASES = [
     (2, 16, 16, 6, 6, (1, 2), "float32", True),
     (1, 256, 256, 8, 8, 1, "float32", True),
     (3, 20, 16, 11, 4, (2, 0), "float64", True),
+    # Over 256 channels: the forward and input gradient on the column path, the filter
+    # gradient still Winograd.
+    (2, 300, 272, 4, 5, 1, "float32", True),
 ]
 
 

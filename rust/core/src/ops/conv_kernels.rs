@@ -9,8 +9,8 @@ use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
 use crate::ops::conv_depthwise;
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
-use crate::ops::conv_winograd;
 use crate::ops::unfold::{col2im_plane, col2im_plane_same_width, im2col_plane, Window};
+use crate::ops::{conv_winograd, conv_winograd_weight_grad};
 use gemm::Parallelism;
 use rayon::prelude::*;
 
@@ -282,12 +282,12 @@ fn forward_block<T: ConvFloat>(
     })
 }
 
-/// Whether `g` runs as Winograd products (FERROTORCH_CONV_WINOGRAD=0 turns them off, to
-/// compare against the column path).
-fn winograd(g: &Geometry) -> bool {
+/// Whether `g` passes the Winograd `test` (FERROTORCH_CONV_WINOGRAD=0 turns every Winograd
+/// path off, to compare against the column path).
+fn winograd(g: &Geometry, test: fn(&Geometry) -> bool) -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("FERROTORCH_CONV_WINOGRAD").map_or(true, |v| v != "0"))
-        && conv_winograd::applies(g)
+        && test(g)
 }
 
 /// conv2d of contiguous `x` [N, C, H, W] and `w` [O, C/groups, kh, kw] into `out`
@@ -306,7 +306,7 @@ pub(crate) fn forward<T: ConvFloat>(
     if conv_depthwise::is_depthwise(g) {
         return conv_depthwise::forward(g, x, w, bias, out);
     }
-    if winograd(g) {
+    if winograd(g, conv_winograd::applies) {
         return conv_winograd::forward(g, x, w, bias, out);
     }
     let s = split(g, false);
@@ -454,16 +454,31 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
         };
         return conv_depthwise::backward(g, x, w, gout, grads);
     }
+    // Winograd gradients where they win; the column path below computes the rest.
     let gx = match gx {
-        Some(gx) if winograd(g) => {
+        Some(gx) if winograd(g, conv_winograd::applies) => {
             conv_winograd::input_grad(g, w, gout, gx);
-            if gw.is_none() && gb.is_none() {
-                return;
-            }
             None
         }
         gx => gx,
     };
+    let gw = match gw {
+        Some(gw) if winograd(g, conv_winograd::applies_to_weight_grad) => {
+            conv_winograd_weight_grad::weight_grad(g, x, gout, gw);
+            None
+        }
+        gw => gw,
+    };
+    if gx.is_none() && gw.is_none() {
+        if let Some(gb) = gb {
+            for (o, b) in gb.iter_mut().enumerate() {
+                *b = (0..g.n).fold(T::default(), |a, i| {
+                    a + row_sum(&gout[i * oi + o * g.l()..i * oi + (o + 1) * g.l()])
+                });
+            }
+        }
+        return;
+    }
     let s = split(g, true);
     let tasks = g.n.div_ceil(s.per_task);
     let (want_gw, want_gb) = (gw.is_some(), gb.is_some());

@@ -13,20 +13,23 @@ use gemm::Parallelism;
 use rayon::prelude::*;
 
 /// Transformed positions per tile (4x4).
-const POS: usize = 16;
+pub(super) const POS: usize = 16;
 /// Tiles a block's products aim for (their width).
 const TARGET_TILES: usize = 512;
 /// Most elements of a block's transformed inputs and products together (8 MiB of f32).
 const MAX_SCRATCH: usize = 1 << 23;
 /// Least channels in and out where the products outweigh the transforms, and most where
-/// the 16 products (each repacking its [O][C] filter matrix) still beat one unfolded product
-/// (measured on a 2-core Zen 4: 256 channels at 8x8 1.5x faster, 512 at 4x4 and 7x7 slower).
+/// the 16 products (each repacking its [O][C] filter matrix for a narrow block of tiles)
+/// still beat one unfolded product (measured on a 2-core Zen 4: 256 channels at 8x8 1.5x
+/// faster, 512 at 4x4 and 7x7 slower). The filter gradient's products sum over the tiles
+/// instead (a deep product, no repacking), and win at 512 channels too.
 const MIN_CHANNELS: usize = 16;
 const MAX_CHANNELS: usize = 256;
+const MAX_CHANNELS_WEIGHT_GRAD: usize = 512;
 
-/// Whether `g` is a convolution this file computes: 3x3, stride 1, undilated, ungrouped,
-/// padding at most 2 (so that its input gradient is one as well), channels enough.
-pub(crate) fn applies(g: &Geometry) -> bool {
+/// A 3x3, stride-1, undilated, ungrouped convolution with padding at most 2 (so that its
+/// input gradient is one as well) and an output of at least 2x2, of up to `max` channels.
+fn fits(g: &Geometry, max: usize) -> bool {
     let w = &g.win;
     w.kernel == [3, 3]
         && w.stride == [1, 1]
@@ -34,13 +37,23 @@ pub(crate) fn applies(g: &Geometry) -> bool {
         && w.padding[0] <= 2
         && w.padding[1] <= 2
         && g.groups == 1
-        && (MIN_CHANNELS..=MAX_CHANNELS).contains(&g.c)
-        && (MIN_CHANNELS..=MAX_CHANNELS).contains(&g.o)
+        && (MIN_CHANNELS..=max).contains(&g.c)
+        && (MIN_CHANNELS..=max).contains(&g.o)
         && g.ohw[0] >= 2
         && g.ohw[1] >= 2
 }
 
-fn half<T: ConvFloat>(v: T) -> T {
+/// Whether the forward and the input gradient of `g` run here.
+pub(crate) fn applies(g: &Geometry) -> bool {
+    fits(g, MAX_CHANNELS)
+}
+
+/// Whether the filter gradient of `g` runs as Winograd products.
+pub(crate) fn applies_to_weight_grad(g: &Geometry) -> bool {
+    fits(g, MAX_CHANNELS_WEIGHT_GRAD)
+}
+
+pub(super) fn half<T: ConvFloat>(v: T) -> T {
     v * T::from_f64(0.5)
 }
 
@@ -75,24 +88,24 @@ fn transform_filters<T: ConvFloat>(o: usize, c: usize, w: &[T], parallel: bool) 
 }
 
 /// Tile grid of an output plane.
-fn tiles(g: &Geometry) -> [usize; 2] {
+pub(super) fn tiles(g: &Geometry) -> [usize; 2] {
     [g.ohw[0].div_ceil(2), g.ohw[1].div_ceil(2)]
 }
 
 /// A buffer that parallel tasks write at disjoint places.
 #[derive(Clone, Copy)]
-struct Shared<T>(*mut T);
+pub(super) struct Shared<T>(pub(super) *mut T);
 unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
 impl<T> Shared<T> {
     /// The pointer (a method, so closures capture the whole wrapper, not its raw field).
-    fn get(self) -> *mut T {
+    pub(super) fn get(self) -> *mut T {
         self.0
     }
 }
 
 /// `f(i)` for i in 0..n, spread over the kernel pool when `parallel` (inside its region).
-fn for_each_index(parallel: bool, n: usize, f: impl Fn(usize) + Sync + Send) {
+pub(super) fn for_each_index(parallel: bool, n: usize, f: impl Fn(usize) + Sync + Send) {
     if parallel {
         (0..n).into_par_iter().for_each(f)
     } else {
@@ -106,7 +119,7 @@ fn for_each_index(parallel: bool, n: usize, f: impl Fn(usize) + Sync + Send) {
 ///
 /// # Safety
 /// `v` holds 16 * C * P elements; no other task writes channel `c`'s places.
-unsafe fn transform_channel<T: ConvFloat>(
+pub(super) unsafe fn transform_channel<T: ConvFloat>(
     g: &Geometry,
     x_imgs: &[T],
     nb: usize,
@@ -272,7 +285,7 @@ fn forward_block<T: ConvFloat>(
 
 /// Images per block: products about TARGET_TILES wide (so a block's transformed inputs and
 /// products stay near the cache), within MAX_SCRATCH, at most `cap`.
-fn images_per_block(g: &Geometry, cap: usize) -> usize {
+pub(super) fn images_per_block(g: &Geometry, cap: usize) -> usize {
     let [th, tw] = tiles(g);
     let per_image = th * tw;
     let by_width = TARGET_TILES.div_ceil(per_image);

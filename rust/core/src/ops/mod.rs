@@ -19,6 +19,7 @@ mod conv_depthwise_rows;
 mod conv_kernels;
 mod conv_scratch;
 mod conv_winograd;
+mod conv_winograd_weight_grad;
 pub mod copy;
 pub mod creation;
 pub mod device_copy;
