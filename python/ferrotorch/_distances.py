@@ -81,6 +81,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Optional[Tensor] = None
     n = x.shape[1]
     _check_weights(fweights, "fweights", n, True)
     _check_weights(aweights, "aweights", n, False)
+    given_dtype = x.dtype
     if x.is_floating_point() or x.is_complex():
         dtype = x.dtype if aweights is None else _core.promote_types(x.dtype, aweights.dtype)
         x = x.to(dtype)
@@ -103,15 +104,30 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Optional[Tensor] = None
             norm = w_sum - correction
         elif correction == 0:
             norm = w_sum
+        elif fweights is None and n == 1 and correction == 1:
+            # PyTorch's corner case: one observation's aweights-corrected count is 0 exactly.
+            norm = _core.zeros((), dtype=_core.int64)
         else:
             norm = w_sum - correction * (w * aweights).sum() / w_sum
         too_few = bool((norm <= 0).item())
     if too_few:
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.", UserWarning, stacklevel=3)
         norm = norm.clamp_min(0) if isinstance(norm, Tensor) else 0
-    xm = x - avg.unsqueeze(1)
+    if n == 1 and (fweights is None) != (aweights is None):
+        # PyTorch's corner case: one observation with one kind of weights is its own average,
+        # so it is centred to 0 exactly (not inf - inf), in the input's dtype (float32 for an
+        # integer input); its product with the weighted copy then needs equal dtypes.
+        zero_dtype = given_dtype if given_dtype.is_floating_point or given_dtype.is_complex else _core.float32
+        xm = _core.zeros(tuple(x.shape), dtype=zero_dtype)
+        if (xm * w).dtype != zero_dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {kind(zero_dtype)} != {kind((xm * w).dtype)}")
+    else:
+        xm = x - avg.unsqueeze(1)
     other = (xm if w is None else xm * w).t()
     c = xm.matmul(other.conj() if other.is_complex() else other)
+    if c.is_complex() and 1 in tuple(xm.shape):
+        # A vector times its own conjugate is real; PyTorch drops the rounding's imaginary part.
+        c = _core.complex(c.real, _core.zeros_like(c.real))
     return (c / norm).squeeze()
 
 

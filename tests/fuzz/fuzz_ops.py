@@ -414,9 +414,9 @@ ADDED = [
     # Its saved mean of a row summing to 0 is rounding noise (PyTorch's one-pass moments give
     # -4e-8 where the two-pass mean is exactly 0).
     FuzzOp("torch.native_layer_norm", lambda L, x: L.native_layer_norm(x, x.shape[-1:], None, None, 1e-5), cancels=True),
-    FuzzOp("torch.group_norm", lambda L, x, g: L.group_norm(x, g), args=("k",)),
-    FuzzOp("torch.batch_norm", lambda L, x, t: L.batch_norm(x, None, None, None, None, t, 0.1, 1e-5, False), args=("bool",)),
-    FuzzOp("torch.instance_norm", lambda L, x: L.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)),
+    FuzzOp("torch.group_norm", lambda L, x, g: L.group_norm(x, g), args=("k",), cancels=True),
+    FuzzOp("torch.batch_norm", lambda L, x, t: L.batch_norm(x, None, None, None, None, t, 0.1, 1e-5, False), args=("bool",), cancels=True),
+    FuzzOp("torch.instance_norm", lambda L, x: L.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False), cancels=True),
     FuzzOp("torch.conv1d", lambda L, x, w, s: L.conv1d(x, w, None, s), inputs=("x", "x"), args=("k",), cancels=True),
     FuzzOp("torch.conv2d", lambda L, x, w: L.conv2d(x, w), inputs=("x", "y"), cancels=True),
     FuzzOp("torch.dropout_eval", lambda L, x, p: L.dropout(x, p, False), args=("float",)),

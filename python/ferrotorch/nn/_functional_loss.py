@@ -269,6 +269,8 @@ def _class_targets(op: str, input: Tensor, target: Tensor, weight: Optional[Tens
     if input.ndim == 1:
         if target.ndim > 1:
             raise RuntimeError(f"{op}: 0D or 1D target tensor expected, multi-target not supported (got input: {list(input.shape)}, target: {list(target.shape)})")
+        if target.dtype not in (_core.int64, _core.uint8):  # before the size, as PyTorch checks
+            raise RuntimeError(f"{op}: expected target dtype to be Long or Byte, but got {_dtype_name(target.dtype)}")
         if target.ndim == 1 and target.shape[0] != 1:
             raise ValueError(f"{op}: For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
     else:
