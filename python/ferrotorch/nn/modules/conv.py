@@ -14,6 +14,7 @@ from ... import _core
 from ... import _nn_kernels as K
 from ..._grad_mode import no_grad
 from ..._op_entry import op_entry
+from ..._type_info import scalar_type_name
 from .. import init
 from ..parameter import Parameter
 from .lazy import LazyModuleMixin, UninitializedParameter
@@ -108,6 +109,11 @@ def _integer_conv(fn: Any, input: Tensor, weight: Tensor, bias: Optional[Tensor]
     return out.to(input.dtype)
 
 
+def _cpu_type_name(dtype: Any) -> str:
+    """PyTorch's legacy CPU type name of a dtype, as its convolution messages print it."""
+    return f"CPU{scalar_type_name(dtype)}Type"
+
+
 def _empty_conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], n: int, stride: Any, padding: Any, dilation: Any) -> Optional[Tensor]:
     """PyTorch's result for an input with no samples or no channels (None otherwise): no
     kernel runs, so integer and mixed dtypes pass; the output shape is checked and computed as
@@ -117,6 +123,9 @@ def _empty_conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], n: int, s
     x = input if input.ndim == n + 2 else input.unsqueeze(0)
     if x.shape[0] != 0 and x.shape[1] != 0:
         return None
+    if input.is_complex() and weight.dtype != input.dtype:
+        # PyTorch's complex convolution checks the dtypes before it looks at the sizes.
+        raise RuntimeError(f"Input type ({_cpu_type_name(input.dtype)}) and weight type ({_cpu_type_name(weight.dtype)}) should be the same")
     s, d = _ntuple(stride, n), _ntuple(dilation, n)
     if any(v <= 0 for v in s + d):
         raise RuntimeError(f"conv{n}d: non-positive stride or dilation is not supported (stride={list(s)}, dilation={list(d)})")
