@@ -155,6 +155,9 @@ def _empty_conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], n: int, s
         outs = spatial
     else:
         outs = tuple((padded[i] - extent[i]) // s[i] + 1 for i in range(n))
+    if x.shape[1] != 0 and 0 in k:
+        # PyTorch's no-sample path with a kernel of zero size fails reading the kernel.
+        raise IndexError("select(): index 0 out of range for tensor of size [0] at dimension 0")
     if x.shape[1] == 0:
         dtype, channels = _core.promote_types(input.dtype, weight.dtype), 0
     else:
