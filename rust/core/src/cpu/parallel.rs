@@ -118,10 +118,13 @@ pub fn map_op<A: Copy + Sync, O: Send>(a: &[A], out: &mut [O], f: impl ElemFn<A,
 }
 
 /// A pointer that may cross threads: the tasks given it write disjoint ranges.
-struct SharedOut<O>(*mut O);
+pub(crate) struct SharedOut<O>(*mut O);
 unsafe impl<O: Send> Sync for SharedOut<O> {}
 impl<O> SharedOut<O> {
-    fn at(&self, i: usize) -> *mut O {
+    pub(crate) fn new(ptr: *mut O) -> Self {
+        SharedOut(ptr)
+    }
+    pub(crate) fn at(&self, i: usize) -> *mut O {
         self.0.wrapping_add(i)
     }
 }

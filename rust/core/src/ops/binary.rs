@@ -376,10 +376,7 @@ fn real_binary_forward(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // (int) or rounds (half) before the kernel sees it, so `int16 != int32(65535)` is in int16.
     // PyTorch's half multiply and divisions take a one-element right operand at its original
     // value in float32 instead (half * int64(70000) multiplies by 70000, not by inf).
-    let b = if matches!(common, DType::F16 | DType::BF16)
-        && matches!(op, Mul | Div | TruncDiv | FloorDiv)
-        && b.numel() == 1
-    {
+    let b = if half_stepwise::takes_original_scalar(op, common, b.numel()) {
         in_dtype(b, DType::F32)?
     } else {
         narrowed(b, common)?

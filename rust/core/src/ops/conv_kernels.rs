@@ -420,6 +420,21 @@ pub(crate) fn row_sum<T: ConvFloat>(row: &[T]) -> T {
     sum
 }
 
+/// Adds to `acc` ([O]) the bias gradient of `images`: each output plane's sum, image by image.
+fn add_bias_grad<T: ConvFloat>(
+    g: &Geometry,
+    gout: &[T],
+    images: std::ops::Range<usize>,
+    acc: &mut [T],
+) {
+    let (oi, l) = (g.out_image_len(), g.l());
+    for i in images {
+        for (o, a) in acc.iter_mut().enumerate() {
+            *a = *a + row_sum(&gout[i * oi + o * l..i * oi + (o + 1) * l]);
+        }
+    }
+}
+
 /// Gradients wanted from `backward`: each is overwritten, whatever it held.
 pub(crate) struct Grads<'a, T> {
     /// [N, C, H, W].
@@ -471,11 +486,8 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
     };
     if gx.is_none() && gw.is_none() {
         if let Some(gb) = gb {
-            for (o, b) in gb.iter_mut().enumerate() {
-                *b = (0..g.n).fold(T::default(), |a, i| {
-                    a + row_sum(&gout[i * oi + o * g.l()..i * oi + (o + 1) * g.l()])
-                });
-            }
+            gb.fill(T::default());
+            add_bias_grad(g, gout, 0..g.n, gb);
         }
         return;
     }
@@ -491,11 +503,7 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
         let (imgs, per_block) = (s.per_task.min(g.n - first), s.per_block);
         let mut acc = vec![T::default(); if want_gw { w_len } else { 0 }];
         let mut acc_b = vec![T::default(); if want_gb { g.o } else { 0 }];
-        for i in first..first + imgs {
-            for (o, a) in acc_b.iter_mut().enumerate() {
-                *a = *a + row_sum(&gout[i * oi + o * g.l()..i * oi + (o + 1) * g.l()]);
-            }
-        }
+        add_bias_grad(g, gout, first..first + imgs, &mut acc_b);
         for j in (0..imgs).step_by(per_block) {
             let (i, nb) = (first + j, per_block.min(imgs - j));
             let gx_blk = gx_part

@@ -5,6 +5,7 @@
 //! as well.
 
 use crate::cpu::gemm_any::gemm_any;
+use crate::cpu::parallel::SharedOut;
 use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
 use crate::ops::conv_kernels::Geometry;
@@ -61,7 +62,7 @@ pub(super) fn half<T: ConvFloat>(v: T) -> T {
 /// `parallel`, inside its region).
 fn transform_filters<T: ConvFloat>(o: usize, c: usize, w: &[T], parallel: bool) -> Vec<T> {
     let mut u = vec![T::default(); POS * o * c];
-    let up = Shared(u.as_mut_ptr());
+    let up = SharedOut::new(u.as_mut_ptr());
     for_each_index(parallel, o, |oi| {
         for ci in 0..c {
             let g = &w[(oi * c + ci) * 9..(oi * c + ci + 1) * 9];
@@ -79,7 +80,7 @@ fn transform_filters<T: ConvFloat>(o: usize, c: usize, w: &[T], parallel: bool) 
                 let vals = [a, half(a + b + cc), half(a - b + cc), cc];
                 for (j, v) in vals.into_iter().enumerate() {
                     // SAFETY: each output channel writes only its own places.
-                    unsafe { *up.get().add(((i * 4 + j) * o + oi) * c + ci) = v };
+                    unsafe { *up.at(((i * 4 + j) * o + oi) * c + ci) = v };
                 }
             }
         }
@@ -90,18 +91,6 @@ fn transform_filters<T: ConvFloat>(o: usize, c: usize, w: &[T], parallel: bool) 
 /// Tile grid of an output plane.
 pub(super) fn tiles(g: &Geometry) -> [usize; 2] {
     [g.ohw[0].div_ceil(2), g.ohw[1].div_ceil(2)]
-}
-
-/// A buffer that parallel tasks write at disjoint places.
-#[derive(Clone, Copy)]
-pub(super) struct Shared<T>(pub(super) *mut T);
-unsafe impl<T> Send for Shared<T> {}
-unsafe impl<T> Sync for Shared<T> {}
-impl<T> Shared<T> {
-    /// The pointer (a method, so closures capture the whole wrapper, not its raw field).
-    pub(super) fn get(self) -> *mut T {
-        self.0
-    }
 }
 
 /// `f(i)` for i in 0..n, spread over the kernel pool when `parallel` (inside its region).
@@ -124,7 +113,7 @@ pub(super) unsafe fn transform_channel<T: ConvFloat>(
     x_imgs: &[T],
     nb: usize,
     c: usize,
-    v: Shared<T>,
+    v: &SharedOut<T>,
 ) {
     let [th, tw] = tiles(g);
     let [h, w] = g.hw;
@@ -162,7 +151,7 @@ pub(super) unsafe fn transform_channel<T: ConvFloat>(
             }
             let p0 = (b * th + ti) * tw;
             for (i, ti_row) in [&*t0, &*t1, &*t2, &*t3].into_iter().enumerate() {
-                let base = |j: usize| v.get().add(((i * 4 + j) * g.c + c) * p_all + p0);
+                let base = |j: usize| v.at(((i * 4 + j) * g.c + c) * p_all + p0);
                 let (d0, d1, d2, d3) = (base(0), base(1), base(2), base(3));
                 for tj in 0..tw {
                     let e = &ti_row[2 * tj..2 * tj + 4];
@@ -237,13 +226,13 @@ fn forward_block<T: ConvFloat>(
     let (v_len, m_len) = (POS * g.c * p, POS * g.o * p);
     with_scratch::<T, _>(v_len + m_len, |ws| {
         let (v, m) = ws.split_at_mut(v_len);
-        let vp = Shared(v.as_mut_ptr());
+        let vp = SharedOut::new(v.as_mut_ptr());
         // SAFETY: each channel writes only its own places of `v`.
         for_each_index(parallel, g.c, |c| unsafe {
-            transform_channel(g, x_imgs, nb, c, vp)
+            transform_channel(g, x_imgs, nb, c, &vp)
         });
         let v: &[T] = v;
-        let mp = Shared(m.as_mut_ptr());
+        let mp = SharedOut::new(m.as_mut_ptr());
         for_each_index(parallel, POS, |xi| unsafe {
             gemm_any(
                 Dims {
@@ -263,7 +252,7 @@ fn forward_block<T: ConvFloat>(
                 },
                 // Each product writes its own [O][P] slice.
                 MatMut {
-                    ptr: mp.get().add(xi * g.o * p),
+                    ptr: mp.at(xi * g.o * p),
                     rs: p as isize,
                     cs: 1,
                 },
@@ -273,11 +262,11 @@ fn forward_block<T: ConvFloat>(
         });
         let m: &[T] = m;
         let plane = g.l();
-        let op = Shared(out.as_mut_ptr());
+        let op = SharedOut::new(out.as_mut_ptr());
         for_each_index(parallel, nb * g.o, |bo| {
             let (b, o) = (bo / g.o, bo % g.o);
             // SAFETY: each task writes its own output plane.
-            let dst = unsafe { std::slice::from_raw_parts_mut(op.get().add(bo * plane), plane) };
+            let dst = unsafe { std::slice::from_raw_parts_mut(op.at(bo * plane), plane) };
             transform_plane(g, m, nb, b, o, bias.map_or(T::default(), |bs| bs[o]), dst);
         });
     })

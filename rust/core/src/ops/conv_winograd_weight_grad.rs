@@ -3,12 +3,13 @@
 //! tiles is 16 products ([O][tiles] x [tiles][C]) accumulated block by block.
 
 use crate::cpu::gemm_any::gemm_any;
+use crate::cpu::parallel::SharedOut;
 use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::thread_pool;
 use crate::ops::conv_kernels::Geometry;
 use crate::ops::conv_scratch::{with_scratch, ConvFloat};
 use crate::ops::conv_winograd::{
-    for_each_index, half, images_per_block, tiles, transform_channel, Shared, POS,
+    for_each_index, half, images_per_block, tiles, transform_channel, POS,
 };
 use gemm::Parallelism;
 use rayon::prelude::*;
@@ -24,7 +25,7 @@ unsafe fn transform_grad_plane<T: ConvFloat>(
     nb: usize,
     b: usize,
     o: usize,
-    d: Shared<T>,
+    d: &SharedOut<T>,
 ) {
     let [th, tw] = tiles(g);
     let [oh, ow] = g.ohw;
@@ -47,7 +48,7 @@ unsafe fn transform_grad_plane<T: ConvFloat>(
         let p0 = (b * th + ti) * tw;
         // Rows of A dy: y0, y0 + y1, y0 - y1, -y1; then each row [p, q] times A^T.
         for i in 0..4 {
-            let base = |j: usize| d.get().add(((i * 4 + j) * g.o + o) * p_all + p0);
+            let base = |j: usize| d.at(((i * 4 + j) * g.o + o) * p_all + p0);
             let (d0, d1, d2, d3) = (base(0), base(1), base(2), base(3));
             for tj in 0..tw {
                 let (a0, a1, c0, c1) = (y0[2 * tj], y0[2 * tj + 1], y1[2 * tj], y1[2 * tj + 1]);
@@ -81,16 +82,19 @@ fn accumulate_block<T: ConvFloat>(
     let (v_len, d_len) = (POS * g.c * p, POS * g.o * p);
     with_scratch::<T, _>(v_len + d_len, |ws| {
         let (v, d) = ws.split_at_mut(v_len);
-        let (vp, dp) = (Shared(v.as_mut_ptr()), Shared(d.as_mut_ptr()));
+        let (vp, dp) = (
+            SharedOut::new(v.as_mut_ptr()),
+            SharedOut::new(d.as_mut_ptr()),
+        );
         // SAFETY: each channel, and each gradient plane, writes only its own places.
         for_each_index(parallel, g.c, |c| unsafe {
-            transform_channel(g, x_imgs, nb, c, vp)
+            transform_channel(g, x_imgs, nb, c, &vp)
         });
         for_each_index(parallel, nb * g.o, |bo| unsafe {
-            transform_grad_plane(g, gout_imgs, nb, bo / g.o, bo % g.o, dp)
+            transform_grad_plane(g, gout_imgs, nb, bo / g.o, bo % g.o, &dp)
         });
         let (v, d): (&[T], &[T]) = (v, d);
-        let ap = Shared(acc.as_mut_ptr());
+        let ap = SharedOut::new(acc.as_mut_ptr());
         for_each_index(parallel, POS, |xi| unsafe {
             gemm_any(
                 Dims {
@@ -111,7 +115,7 @@ fn accumulate_block<T: ConvFloat>(
                 },
                 // Each product adds into its own [O][C] slice.
                 MatMut {
-                    ptr: ap.get().add(xi * g.o * g.c),
+                    ptr: ap.at(xi * g.o * g.c),
                     rs: g.c as isize,
                     cs: 1,
                 },

@@ -7,28 +7,42 @@ use crate::cpu::parallel::{zip, Src};
 use crate::ops::binary::BinaryOp;
 use crate::DType;
 
-/// Whether `op` on a half `common` dtype takes the stepwise path. A one-element divisor
-/// does not: PyTorch's scalar path divides in float32 by the divisor's original value.
+fn is_half(dt: DType) -> bool {
+    matches!(dt, DType::F16 | DType::BF16)
+}
+
+/// Whether PyTorch's half kernel for `op` takes its one-element right operand at its original
+/// value in float32 (multiply and the divisions; half * int64(70000) multiplies by 70000).
+pub(crate) fn takes_original_scalar(op: BinaryOp, common: DType, right_numel: usize) -> bool {
+    use BinaryOp::*;
+    is_half(common) && matches!(op, Mul | Div | TruncDiv | FloorDiv) && right_numel == 1
+}
+
+/// Whether `op` on a half `common` dtype takes the stepwise path; a one-element divisor
+/// takes the original-scalar path instead (it divides in float32).
 pub(crate) fn applies(op: BinaryOp, common: DType, divisor_numel: usize) -> bool {
-    let half = matches!(common, DType::F16 | DType::BF16);
     match op {
-        BinaryOp::Xlogy => half,
-        BinaryOp::FloorDiv | BinaryOp::TruncDiv => half && divisor_numel != 1,
+        BinaryOp::Xlogy => is_half(common),
+        BinaryOp::FloorDiv | BinaryOp::TruncDiv => {
+            is_half(common) && !takes_original_scalar(op, common, divisor_numel)
+        }
         _ => false,
     }
 }
 
-/// Rounds a float32 to the nearest value of the half type `dt`.
-fn rounder(dt: DType) -> fn(f32) -> f32 {
+/// Rounding to the nearest value of a dtype that computes in float32 (None for others).
+pub(crate) fn rounder(dt: DType) -> Option<fn(f32) -> f32> {
     match dt {
-        DType::F16 => |x| half::f16::from_f32(x).to_f32(),
-        _ => |x| half::bf16::from_f32(x).to_f32(),
+        DType::F32 => Some(|x| x),
+        DType::F16 => Some(|x| half::f16::from_f32(x).to_f32()),
+        DType::BF16 => Some(|x| half::bf16::from_f32(x).to_f32()),
+        _ => None,
     }
 }
 
 /// Runs `op` over float32 sources holding half values, rounding each step with `common`'s type.
 pub(crate) fn run(op: BinaryOp, a: Src<f32>, b: Src<f32>, out: &mut [f32], common: DType) {
-    let r = rounder(common);
+    let r = rounder(common).expect("a half common dtype");
     match op {
         BinaryOp::Xlogy => zip(a, b, out, |x, y| {
             if y.is_nan() {
@@ -51,8 +65,9 @@ fn floor_div(a: f32, b: f32, r: fn(f32) -> f32) -> f32 {
     if b == 0.0 {
         return quotient;
     }
-    let m = a % b; // exact: fmod of half values is a half value
-                   // Where the quotient overflows, `a - m` would lose `a`; the kernel divides `a` itself.
+    // Exact: fmod of half values is a half value. Where the quotient overflows, `a - m` would
+    // lose `a`; the kernel divides `a` itself.
+    let m = a % b;
     let floor = if quotient.is_infinite() && !a.is_infinite() {
         a
     } else {

@@ -118,7 +118,7 @@ pub fn special_binary_forward(op: SpecialBinaryOp, a: &Tensor, b: &Tensor) -> Re
         Src::Slice(y.contiguous_slice::<f64>()),
     );
     let o = unsafe { out.contiguous_slice_mut() };
-    match (op, f32_rounder(common)) {
+    match (op, crate::ops::half_stepwise::rounder(common)) {
         // PyTorch's float32 xlog1py computes in float32; its half one also rounds log1p to
         // the half type before the product.
         (Xlog1py, Some(r)) => zip(x, y, o, |u, v| {
@@ -131,16 +131,6 @@ pub fn special_binary_forward(op: SpecialBinaryOp, a: &Tensor, b: &Tensor) -> Re
         _ => zip(x, y, o, |u, v| op.eval(u, v)),
     }
     out.to_dtype_raw(common)
-}
-
-/// Rounding to the nearest value of a dtype that computes in float32.
-fn f32_rounder(dt: DType) -> Option<fn(f32) -> f32> {
-    match dt {
-        DType::F32 => Some(|x| x),
-        DType::F16 => Some(|x| half::f16::from_f32(x).to_f32()),
-        DType::BF16 => Some(|x| half::bf16::from_f32(x).to_f32()),
-        _ => None,
-    }
 }
 
 fn f(v: f64) -> Scalar {
