@@ -126,10 +126,12 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Mean over the non-NaN elements (NaN where all are NaN)."""
-    if not input.dtype.is_floating_point and dtype is None:
+    if not (input.dtype.is_floating_point or input.is_complex()) and dtype is None:
         raise NotImplementedError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype}")
     if dim is None and keepdim:
         dim = tuple(range(input.ndim))
+    # The count first: its sum checks the dims (all ranges, then repeats) before nansum
+    # refuses a complex input, as in PyTorch's nanmean.
     count = (~input.isnan()).sum(dim, keepdim) if dim is not None else (~input.isnan()).sum()
     return nansum(input, dim, keepdim, dtype=dtype) / count
 

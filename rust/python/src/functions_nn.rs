@@ -250,5 +250,24 @@ pub fn _normalize_last(
 }
 
 pub fn register_norm(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_normalize_last, m)?)
+    m.add_function(wrap_pyfunction!(_normalize_last, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_attention, m)?)
+}
+
+/// `softmax(q k^T * scale) v` (causal: top-left mask) as one fused node; float32/float64
+/// CPU operands with equal batch dims (`scaled_dot_product_attention` checks first).
+#[pyfunction]
+pub fn _fused_attention(
+    py: Python<'_>,
+    query: PyRef<'_, PyTensor>,
+    key: PyRef<'_, PyTensor>,
+    value: PyRef<'_, PyTensor>,
+    scale: f64,
+    is_causal: bool,
+) -> PyResult<PyTensor> {
+    let (q, k, v) = (query.t.clone(), key.t.clone(), value.t.clone());
+    let y = py
+        .detach(|| Tensor::fused_attention(&q, &k, &v, scale, is_causal))
+        .py()?;
+    Ok(PyTensor::new(y))
 }

@@ -8,7 +8,6 @@ from typing import Any, Optional
 
 from ... import _core
 from ..._op_entry import op_entry
-from .. import _blocked_attention
 
 Tensor = _core.Tensor
 
@@ -44,6 +43,29 @@ def bool_to_float_mask(mask: Tensor, masked_when: bool, dtype: Any) -> Tensor:
     ft = _ft()
     inf, zero = ft.tensor(float("-inf"), dtype=dtype), ft.tensor(0.0, dtype=dtype)
     return ft.where(mask, inf, zero) if masked_when else ft.where(mask, zero, inf)
+
+
+def fused_usable(query: Tensor, key: Tensor, value: Tensor, dropout_p: float) -> bool:
+    """Whether the fused kernel (one node, no [L, S] tensors kept for the backward) takes
+    these operands: float32/float64 CPU tensors of one dtype, equal batch dims, no zero-size
+    dim, no dropout. Masks other than ``is_causal`` take the composed path."""
+    ft = _ft()
+    nd = query.ndim
+    return (
+        dropout_p == 0.0
+        and nd >= 2
+        and key.ndim == nd
+        and value.ndim == nd
+        and query.dtype in (ft.float32, ft.float64)
+        and query.dtype == key.dtype == value.dtype
+        and query.shape[:-2] == key.shape[:-2] == value.shape[:-2]
+        and query.shape[-1] == key.shape[-1]
+        and key.shape[-2] == value.shape[-2]
+        and query.numel() > 0
+        and key.numel() > 0
+        and value.numel() > 0
+        and query.device.type == key.device.type == value.device.type == "cpu"
+    )
 
 
 def masked_softmax(scores: Tensor, mask: Tensor) -> Tensor:
@@ -85,8 +107,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         value = value.repeat_interleave(groups, -3)
     lq, lk = query.shape[-2], key.shape[-2]
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    if is_causal and _blocked_attention.usable(query, key, value, dropout_p):
-        return _blocked_attention.blocked_causal_attention(query, key, value, s)
+    if attn_mask is None and fused_usable(query, key, value, dropout_p):
+        return _core._fused_attention(query, key, value, float(s), bool(is_causal))
     scores = query.matmul(key.transpose(-2, -1)) * s
     if is_causal:
         scores = scores + causal_float_mask(lq, lk, scores.dtype)

@@ -178,32 +178,6 @@ fn fold_block<T: ConvFloat>(g: &Geometry, cols: &mut [T], nb: usize, gx_imgs: &m
     }
 }
 
-/// Row-major `[rows][ld]` matrix view at `ptr`.
-fn rows<T>(ptr: *const T, ld: usize) -> MatRef<T> {
-    MatRef {
-        ptr,
-        rs: ld as isize,
-        cs: 1,
-    }
-}
-
-/// Its transpose: element `(i, j)` is `ptr[j * ld + i]`.
-fn rows_transposed<T>(ptr: *const T, ld: usize) -> MatRef<T> {
-    MatRef {
-        ptr,
-        rs: 1,
-        cs: ld as isize,
-    }
-}
-
-fn rows_mut<T>(ptr: *mut T, ld: usize) -> MatMut<T> {
-    MatMut {
-        ptr,
-        rs: ld as isize,
-        cs: 1,
-    }
-}
-
 /// Whether a block's column matrix is its input, read in place: one image of a pointwise
 /// convolution (several images' channels do not form one strided matrix).
 fn direct_columns(g: &Geometry, nb: usize) -> bool {
@@ -260,9 +234,9 @@ fn forward_block<T: ConvFloat>(
             unsafe {
                 gemm_any(
                     Dims { m: og, n: ld, k },
-                    rows(w[grp * og * k..].as_ptr(), k),
-                    rows(cols[grp * k * ld..].as_ptr(), ld),
-                    rows_mut(dst[grp * og * dst_ld..].as_mut_ptr(), dst_ld),
+                    MatRef::row_major(w[grp * og * k..].as_ptr(), k),
+                    MatRef::row_major(cols[grp * k * ld..].as_ptr(), ld),
+                    MatMut::row_major(dst[grp * og * dst_ld..].as_mut_ptr(), dst_ld),
                     false,
                     par,
                 )
@@ -365,9 +339,9 @@ fn backward_block<T: ConvFloat>(
                 unsafe {
                     gemm_any(
                         Dims { m: k, n: og, k: ld },
-                        rows(cols[grp * k * ld..].as_ptr(), ld),
-                        rows_transposed(gmat[grp * og * ld..].as_ptr(), ld),
-                        rows_mut(acc[grp * k * og..].as_mut_ptr(), og),
+                        MatRef::row_major(cols[grp * k * ld..].as_ptr(), ld),
+                        MatRef::row_major(gmat[grp * og * ld..].as_ptr(), ld).t(),
+                        MatMut::row_major(acc[grp * k * og..].as_mut_ptr(), og),
                         true,
                         par,
                     )
@@ -380,9 +354,9 @@ fn backward_block<T: ConvFloat>(
                     unsafe {
                         gemm_any(
                             Dims { m: k, n: ld, k: og },
-                            rows_transposed(w[grp * og * k..].as_ptr(), k),
-                            rows(gmat[grp * og * ld..].as_ptr(), ld),
-                            rows_mut(dst[grp * k * ld..].as_mut_ptr(), ld),
+                            MatRef::row_major(w[grp * og * k..].as_ptr(), k).t(),
+                            MatRef::row_major(gmat[grp * og * ld..].as_ptr(), ld),
+                            MatMut::row_major(dst[grp * k * ld..].as_mut_ptr(), ld),
                             false,
                             par,
                         )

@@ -38,6 +38,37 @@ pub struct MatMut<T> {
     pub cs: isize,
 }
 
+impl<T> MatRef<T> {
+    /// The row-major matrix at `ptr` whose rows are `ld` elements apart.
+    pub fn row_major(ptr: *const T, ld: usize) -> Self {
+        MatRef {
+            ptr,
+            rs: ld as isize,
+            cs: 1,
+        }
+    }
+
+    /// The transpose of this matrix (no copy: the strides swap).
+    pub fn t(self) -> Self {
+        MatRef {
+            ptr: self.ptr,
+            rs: self.cs,
+            cs: self.rs,
+        }
+    }
+}
+
+impl<T> MatMut<T> {
+    /// The writable row-major matrix at `ptr` whose rows are `ld` elements apart.
+    pub fn row_major(ptr: *mut T, ld: usize) -> Self {
+        MatMut {
+            ptr,
+            rs: ld as isize,
+            cs: 1,
+        }
+    }
+}
+
 /// `m x n` result, `k` steps of the inner dimension.
 #[derive(Clone, Copy, Debug)]
 pub struct Dims {

@@ -1,0 +1,106 @@
+//! Float classification (isnan, isinf, isfinite, isposinf, isneginf) and `nan_to_num`.
+
+use crate::autograd::record;
+use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+
+fn f(v: f64) -> Scalar {
+    Scalar::Float(v)
+}
+
+impl Tensor {
+    fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
+        let out = Tensor::zeros(self.shape(), DType::Bool)?;
+        if self.dtype().is_float() {
+            let v = self.try_to_vec::<f64>()?;
+            let o: &mut [bool] = unsafe { out.contiguous_slice_mut() };
+            for (o, &x) in o.iter_mut().zip(&v) {
+                *o = test(x);
+            }
+        } else if self.dtype().is_complex() {
+            // A complex value is NaN (inf) when either part is, finite when both are.
+            let (re, im) = (
+                self.real()?.try_to_vec::<f64>()?,
+                self.imag()?.try_to_vec::<f64>()?,
+            );
+            let o: &mut [bool] = unsafe { out.contiguous_slice_mut() };
+            for ((o, &r), &i) in o.iter_mut().zip(&re).zip(&im) {
+                *o = if op == "isfinite" {
+                    test(r) && test(i)
+                } else {
+                    test(r) || test(i)
+                };
+            }
+        } else if op == "isfinite" {
+            return Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool);
+        }
+        Ok(out)
+    }
+
+    pub fn isnan(&self) -> Result<Tensor> {
+        self.float_test("isnan", f64::is_nan)
+    }
+    pub fn isinf(&self) -> Result<Tensor> {
+        self.float_test("isinf", f64::is_infinite)
+    }
+    pub fn isfinite(&self) -> Result<Tensor> {
+        self.float_test("isfinite", f64::is_finite)
+    }
+    pub fn isposinf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isposinf")?;
+        self.float_test("isposinf", |x| x == f64::INFINITY)
+    }
+    pub fn isneginf(&self) -> Result<Tensor> {
+        self.refuse_complex_inf_test("isneginf")?;
+        self.float_test("isneginf", |x| x == f64::NEG_INFINITY)
+    }
+
+    /// `nan_to_num(nan, posinf, neginf)`; infinities default to the dtype's finite extremes.
+    pub fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+        if self.dtype().is_complex() {
+            // Each part replaced on its own, with the part type's extremes (as PyTorch).
+            let re = self.real()?.nan_to_num(nan, posinf, neginf)?;
+            return Tensor::complex(&re, &self.imag()?.nan_to_num(nan, posinf, neginf)?);
+        }
+        if !self.dtype().is_float() {
+            return self.clone_tensor();
+        }
+        let (big, small) = with_dtype!(self.dtype(), T => (max_of::<T>(), -max_of::<T>()));
+        let (pi, ni) = (posinf.unwrap_or(big), neginf.unwrap_or(small));
+        let x = self.detach();
+        let mut out = x
+            .isnan()?
+            .where_(&Tensor::scalar(f(nan), self.dtype()), &x)?;
+        out = out
+            .isposinf()?
+            .where_(&Tensor::scalar(f(pi), self.dtype()), &out)?;
+        out = out
+            .isneginf()?
+            .where_(&Tensor::scalar(f(ni), self.dtype()), &out)?;
+        let keep = self.isfinite()?;
+        Ok(record(
+            "NanToNumBackward0",
+            out,
+            &[self],
+            &[],
+            false,
+            move |g, _| Ok(vec![Some(keep.where_(g, &Tensor::zeros(&[], g.dtype())?)?)]),
+        ))
+    }
+
+    /// A signed infinity has no meaning for a complex number (PyTorch: TypeError).
+    fn refuse_complex_inf_test(&self, op: &str) -> Result<()> {
+        if self.dtype().is_complex() {
+            bail!(Type, "{op} does not support complex inputs.");
+        }
+        Ok(())
+    }
+}
+
+fn max_of<T: Element>() -> f64 {
+    match T::DTYPE {
+        DType::F32 => f32::MAX as f64,
+        DType::F16 => 65504.0,
+        DType::BF16 => half::bf16::MAX.to_f64(),
+        _ => f64::MAX,
+    }
+}
