@@ -2,9 +2,16 @@
 and its input and filter gradients,
 against PyTorch: every padding it takes (0, 1, 2, and unequal), odd output sizes (a partial
 last tile), one image and several (both ways of spreading the work), float32 and float64,
-with and without bias, and non-contiguous inputs."""
+with and without bias, and non-contiguous inputs. By default only the shapes where Winograd
+measured faster take it; the whole module also runs in a subprocess with
+FERROTORCH_CONV_WINOGRAD=all, where every case that fits does."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,3 +88,14 @@ def test_winograd_gradcheck_float64() -> None:
     x = ferrotorch.tensor(rng.standard_normal((1, 16, 4, 5)), dtype=ferrotorch.float64, requires_grad=True)
     w = ferrotorch.tensor(rng.standard_normal((16, 16, 3, 3)), dtype=ferrotorch.float64, requires_grad=True)
     assert ferrotorch.autograd.gradcheck(lambda a, b: ferrotorch.nn.functional.conv2d(a, b, padding=1), (x, w))
+
+
+@pytest.mark.skipif(os.environ.get("FERROTORCH_CONV_WINOGRAD") == "all", reason="this is the subprocess")
+def test_every_case_through_the_winograd_kernels() -> None:
+    """The cases above again with the speed thresholds off, so that the small ones (one image,
+    16 channels, a few tiles) run the Winograd kernels rather than the column path."""
+    env = {**os.environ, "FERROTORCH_CONV_WINOGRAD": "all"}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__]
+    r = subprocess.run(cmd, env=env, cwd=Path(__file__).parent, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    assert " passed" in r.stdout and "skipped" in r.stdout

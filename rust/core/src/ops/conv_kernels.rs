@@ -256,14 +256,6 @@ fn forward_block<T: ConvFloat>(
     })
 }
 
-/// Whether `g` passes the Winograd `test` (FERROTORCH_CONV_WINOGRAD=0 turns every Winograd
-/// path off, to compare against the column path).
-fn winograd(g: &Geometry, test: fn(&Geometry) -> bool) -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("FERROTORCH_CONV_WINOGRAD").map_or(true, |v| v != "0"))
-        && test(g)
-}
-
 /// conv2d of contiguous `x` [N, C, H, W] and `w` [O, C/groups, kh, kw] into `out`
 /// [N, O, oh, ow] (every element written).
 pub(crate) fn forward<T: ConvFloat>(
@@ -280,7 +272,7 @@ pub(crate) fn forward<T: ConvFloat>(
     if conv_depthwise::is_depthwise(g) {
         return conv_depthwise::forward(g, x, w, bias, out);
     }
-    if winograd(g, conv_winograd::applies) {
+    if conv_winograd::applies(g) {
         return conv_winograd::forward(g, x, w, bias, out);
     }
     let s = split(g, false);
@@ -445,14 +437,14 @@ pub(crate) fn backward<T: ConvFloat>(g: &Geometry, x: &[T], w: &[T], gout: &[T],
     }
     // Winograd gradients where they win; the column path below computes the rest.
     let gx = match gx {
-        Some(gx) if winograd(g, conv_winograd::applies) => {
+        Some(gx) if conv_winograd::applies(g) => {
             conv_winograd::input_grad(g, w, gout, gx);
             None
         }
         gx => gx,
     };
     let gw = match gw {
-        Some(gw) if winograd(g, conv_winograd::applies_to_weight_grad) => {
+        Some(gw) if conv_winograd::applies_to_weight_grad(g) => {
             conv_winograd_weight_grad::weight_grad(g, x, gout, gw);
             None
         }

@@ -23,7 +23,7 @@ const MAX_SCRATCH: usize = 1 << 23;
 /// the 16 products (each repacking its [O][C] filter matrix for a narrow block of tiles)
 /// still beat one unfolded product (measured on a 2-core Zen 4: 256 channels at 8x8 1.5x
 /// faster, 512 at 4x4 and 7x7 slower). The filter gradient's products sum over the tiles
-/// instead (a deep product, no repacking), and win at 512 channels too.
+/// instead (a deep product, no repacking), and win at 512 channels too given tiles enough.
 const MIN_CHANNELS: usize = 16;
 const MAX_CHANNELS: usize = 256;
 const MAX_CHANNELS_WEIGHT_GRAD: usize = 512;
@@ -44,14 +44,69 @@ fn fits(g: &Geometry, max: usize) -> bool {
         && g.ohw[1] >= 2
 }
 
+/// Least tiles per product and channels for the forward and the input gradient: narrower
+/// products, or 16 channels, lose to the unfolded product (2-core Zen 4: one image of
+/// 64 channels at 14x14, 49 tiles, 1.3x slower; at 28x28, 196 tiles, 0.88x the time).
+const MIN_PRODUCT_TILES: usize = 192;
+const MIN_CHANNELS_FORWARD: usize = 32;
+/// Least tiles (all images) for the filter gradient: below, its 16 shallow products write
+/// 16/9 as many sums as the unfolded one (16 images of 512 channels at 4x4: 1.3x slower).
+const MIN_WEIGHT_GRAD_TILES: usize = 256;
+
+/// Which convolutions take the Winograd paths, from FERROTORCH_CONV_WINOGRAD: "0" none (to
+/// compare against the column path), "all" every one that fits whatever its speed (for
+/// tests of the kernels), else those where they measured faster.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Off,
+    Faster,
+    All,
+}
+
+fn mode() -> Mode {
+    static MODE: std::sync::OnceLock<Mode> = std::sync::OnceLock::new();
+    *MODE.get_or_init(
+        || match std::env::var("FERROTORCH_CONV_WINOGRAD").as_deref() {
+            Ok("0") => Mode::Off,
+            Ok("all") => Mode::All,
+            _ => Mode::Faster,
+        },
+    )
+}
+
 /// Whether the forward and the input gradient of `g` run here.
 pub(crate) fn applies(g: &Geometry) -> bool {
-    fits(g, MAX_CHANNELS)
+    match mode() {
+        Mode::Off => false,
+        Mode::All => fits(g, MAX_CHANNELS),
+        Mode::Faster => {
+            fits(g, MAX_CHANNELS)
+                && g.c.min(g.o) >= MIN_CHANNELS_FORWARD
+                && product_tiles(g) >= MIN_PRODUCT_TILES
+        }
+    }
+}
+
+/// The width of the forward's products: the tiles of the images of one block.
+fn product_tiles(g: &Geometry) -> usize {
+    let threads = thread_pool::num_threads();
+    let cap = if threads > 1 && g.n >= threads {
+        g.n.div_ceil(threads)
+    } else {
+        g.n.max(1)
+    };
+    let [th, tw] = tiles(g);
+    images_per_block(g, cap) * th * tw
 }
 
 /// Whether the filter gradient of `g` runs as Winograd products.
 pub(crate) fn applies_to_weight_grad(g: &Geometry) -> bool {
-    fits(g, MAX_CHANNELS_WEIGHT_GRAD)
+    let [th, tw] = tiles(g);
+    match mode() {
+        Mode::Off => false,
+        Mode::All => fits(g, MAX_CHANNELS_WEIGHT_GRAD),
+        Mode::Faster => fits(g, MAX_CHANNELS_WEIGHT_GRAD) && g.n * th * tw >= MIN_WEIGHT_GRAD_TILES,
+    }
 }
 
 pub(super) fn half<T: ConvFloat>(v: T) -> T {
