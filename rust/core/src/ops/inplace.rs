@@ -76,13 +76,19 @@ impl Tensor {
             .binary(crate::ops::BinaryOp::Ne, self)?
             .try_to_vec::<bool>()?;
         let vals = r.copy_as(self.dtype())?;
-        crate::with_dtype!(self.dtype(), D => {
+        // A complex element is written as its (re, im) pair of reals: `per` reals per flag.
+        let (dst_t, vals, per) = if self.dtype().is_complex() {
+            (self.view_as_real()?, vals.view_as_real()?.contiguous()?, 2)
+        } else {
+            (self.clone(), vals, 1)
+        };
+        crate::with_dtype!(dst_t.dtype(), D => {
             let v = vals.contiguous_slice::<D>();
-            let l = self.layout();
-            let dst: &mut [D] = unsafe { self.storage().slice_mut::<D>(0, l.storage_span()) };
+            let l = dst_t.layout();
+            let dst: &mut [D] = unsafe { dst_t.storage().slice_mut::<D>(0, l.storage_span()) };
             let mut i = 0;
             crate::layout::for_each_offset(&l.shape, &l.strides, l.offset, |o| {
-                if changed[i] {
+                if changed[i / per] {
                     dst[o] = v[i];
                 }
                 i += 1;
@@ -195,7 +201,7 @@ impl Tensor {
                 self.dtype().name()
             )));
         }
-        if self.has_internal_overlap() && !self.dtype().is_complex() {
+        if self.has_internal_overlap() {
             self.write_changed(&r)?;
         } else {
             self.write_from(&r)?;
