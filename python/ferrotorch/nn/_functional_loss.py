@@ -318,8 +318,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
     if weight is not None and weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_dtype_name(input.dtype)} but found {_dtype_name(weight.dtype)}")
     xs, ts = _rows(input, target.long())
-    if xs.device.type != "cpu":
-        # One fused kernel each way on the device (the host composition below reads back indices).
+    fused_on_host = xs.dtype in (_core.float32, _core.float64) and (weight is None or not weight.requires_grad)
+    if xs.device.type != "cpu" or fused_on_host:
+        # One fused kernel (device) or loop (host) each way, where the composition below would
+        # be a dozen small ops.
         out = _core._nll_loss(xs, ts, weight, ignore_index, reduction)
         return out.reshape(target.shape) if reduction == "none" else out
     c = xs.shape[1]

@@ -1,9 +1,11 @@
-//! `F.nll_loss` over rows of log-probabilities: one fused kernel each way on a GPU, the
-//! composition of gather, weights and sums on the host.
+//! `F.nll_loss` over rows of log-probabilities: one fused kernel each way on a GPU, one
+//! loop each way on the host for float32/float64 (the composition of gather, weights and
+//! sums for the half types, and for a weight that asks for a gradient).
 
+use crate::autograd::record;
 use crate::error::fmt_shape;
 use crate::ops::BinaryOp;
-use crate::{bail, Result, Scalar, Tensor};
+use crate::{bail, DType, Element, Result, Scalar, Tensor};
 
 /// How per-sample losses are combined (PyTorch's `reduction`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,10 +78,82 @@ pub fn nll_loss(
         [input, target, weight.unwrap_or(input)],
         |dev| device::forward(&dev, input, target, weight, ignore_index, reduction)
     );
+    let fused = matches!(input.dtype(), DType::F32 | DType::F64)
+        && weight.is_none_or(|w| !w.requires_grad());
     match on_cuda {
         Some(out) => out,
+        None if fused => match input.dtype() {
+            DType::F64 => host_fused::<f64>(input, target, weight, ignore_index, reduction),
+            _ => host_fused::<f32>(input, target, weight, ignore_index, reduction),
+        },
         None => host(input, target, weight, ignore_index, reduction),
     }
+}
+
+/// One pass over the rows: each sample's class weight (0 where ignored) and loss, the
+/// reduction, and a node whose backward scatters -weight * g / total into a zero gradient.
+fn host_fused<T: Element>(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    reduction: Reduction,
+) -> Result<Tensor> {
+    let (n, c) = (input.shape()[0], input.shape()[1]);
+    let x = input.contiguous_data::<T>()?;
+    let t = target.try_to_vec::<i64>()?;
+    let cw = weight.map(|w| w.try_to_vec::<f64>()).transpose()?;
+    let mut w = vec![0f64; n];
+    let mut loss = vec![0f64; n];
+    for i in 0..n {
+        let ti = t[i];
+        if ti == ignore_index {
+            continue;
+        }
+        if ti < 0 || ti >= c as i64 {
+            bail!(Index, "nll_loss: Target {ti} is out of bounds.");
+        }
+        let k = ti as usize;
+        w[i] = cw.as_ref().map_or(1.0, |cw| cw[k]);
+        loss[i] = -x[i * c + k].to_f64() * w[i];
+    }
+    let total: f64 = w.iter().sum();
+    let dt = input.dtype();
+    let out = match reduction {
+        Reduction::None => Tensor::from_vec(loss.iter().map(|&v| T::from_f64(v)).collect(), &[n])?,
+        Reduction::Sum => Tensor::scalar(Scalar::Float(loss.iter().sum()), dt),
+        Reduction::Mean => Tensor::scalar(Scalar::Float(loss.iter().sum::<f64>() / total), dt),
+    };
+    Ok(record(
+        "NllLossBackward0",
+        out,
+        &[input],
+        &[],
+        false,
+        move |g, _| {
+            // d loss_i / d x[i, t_i] = -w_i (over the total weight for the mean): a constant
+            // matrix times g, so the gradient of the gradient comes from the product.
+            let scale = if reduction == Reduction::Mean {
+                total
+            } else {
+                1.0
+            };
+            let mut coef = vec![T::from_f64(0.0); n * c];
+            // Nothing counted (a mean over no weight): NaN loss, zero gradient, as PyTorch's.
+            for i in (0..n).filter(|_| scale != 0.0) {
+                if w[i] != 0.0 {
+                    coef[i * c + t[i] as usize] = T::from_f64(-w[i] / scale);
+                }
+            }
+            let coef = Tensor::from_vec(coef, &[n, c])?;
+            let g = if reduction == Reduction::None {
+                g.unsqueeze(1)?
+            } else {
+                g.clone()
+            };
+            Ok(vec![Some(coef.mul(&g)?)])
+        },
+    ))
 }
 
 /// The host composition (its gradient comes from the ops it is made of).

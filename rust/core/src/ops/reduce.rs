@@ -371,17 +371,23 @@ impl Tensor {
                 );
             }
         }
-        self.refuse_complex(if is_max {
-            "max_values_cpu"
-        } else {
-            "min_values_cpu"
-        })?;
+        if self.numel() > 0 {
+            self.refuse_complex(if is_max {
+                "max_values_cpu"
+            } else {
+                "min_values_cpu"
+            })?;
+        }
         let rd = reduce_dims(name, dims, self.ndim())?;
         if dims.is_empty() && self.numel() == 0 {
             bail!(
                 Runtime,
                 "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
             );
+        }
+        if self.numel() == 0 && self.dtype().is_complex() {
+            // No kernel runs: the result keeps the input's zero-size dim, so it is empty too.
+            return self.detach().sum_dims(dims, keepdim);
         }
         let gpu = crate::cuda_forward!(name, [self], |d| {
             use crate::cuda::launch::reduce::ReduceOp;
