@@ -53,10 +53,12 @@ def _table_op(op: Any, kind: str) -> FuzzOp:
         return (ours if L is ferrotorch else theirs)(*a)
 
     shape = {"unary": (("x",), ()), "binary": (("x", "y"), ()), "reduction": (("x",), ("dim?" if not op.tuple_dims else "dims?", "bool"))}[kind]
-    # Sums of mixed-sign values: each library adds in its own order (and float32 adds in
-    # float32), so a result near 0 carries rounding noise of the summands' scale.
+    # Sums of mixed-sign values (each library adds in its own order, float32 in float32) and
+    # lerp (PyTorch's vector kernel fuses w * (b - a) + a into one rounding): a result near 0
+    # carries rounding noise of the terms' scale.
     sums = kind == "reduction" and op.name in ("sum", "nansum", "mean", "nanmean")
-    return FuzzOp(f"table.{op.name}", call, shape[0], shape[1], tuple(op.dtypes), tuple(op.domain), cancels=sums)
+    cancels = sums or op.name.startswith("lerp")
+    return FuzzOp(f"table.{op.name}", call, shape[0], shape[1], tuple(op.dtypes), tuple(op.domain), cancels=cancels)
 
 
 def _nonfinite_or_big(x: Any, *_: Any) -> bool:
