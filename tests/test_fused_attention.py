@@ -132,3 +132,94 @@ def test_fused_attention_keeps_no_score_matrix_for_the_backward() -> None:
     assert o.grad_fn.name() == "ScaledDotProductFlashAttentionForCpuBackward0"
     o.sum().backward()
     assert q.grad.shape == q.shape
+
+
+def _masked_run(L: Any, arrays: Tuple[np.ndarray, ...], mask: np.ndarray, scale: Optional[float]) -> List[np.ndarray]:
+    q, k, v, g = arrays
+    Q, K, V = (L.tensor(a, requires_grad=True) for a in (q, k, v))
+    o = L.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=L.tensor(mask), scale=scale)
+    (o * L.tensor(g)).sum().backward()
+    return [o.detach().numpy(), Q.grad.numpy(), K.grad.numpy(), V.grad.numpy()]
+
+
+def _mask_of(kind: str, mshape: Tuple[int, ...], rng: Any, dtype: str) -> np.ndarray:
+    keep = rng.random(mshape) > 0.3
+    if kind == "bool":
+        return keep
+    vals = rng.standard_normal(mshape).astype(dtype)
+    return np.where(keep, vals, -np.inf).astype(dtype)
+
+
+# (query shape, keys S, mask shape)
+MASKED = [
+    ((2, 3, 10, 5), 10, (10, 10)),
+    ((2, 3, 10, 5), 12, (2, 1, 10, 12)),
+    ((2, 3, 70, 4), 9, (2, 3, 70, 9)),
+    ((1, 66, 3), 5, (1, 5)),
+    ((3, 7, 4), 7, (7,)),
+]
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,s,mshape", MASKED)
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_fused_masked_attention_matches_pytorch(shape: Tuple[int, ...], s: int, mshape: Tuple[int, ...], dtype: str, kind: str) -> None:
+    rng = np.random.default_rng(len(shape) * 7 + s)
+    kshape = shape[:-2] + (s, shape[-1])
+    arrays = (
+        rng.standard_normal(shape).astype(dtype),
+        rng.standard_normal(kshape).astype(dtype),
+        rng.standard_normal(kshape).astype(dtype),
+        rng.standard_normal(shape).astype(dtype),
+    )
+    mask = _mask_of(kind, mshape, rng, dtype)
+    tol = 2e-5 if dtype == "float32" else 1e-11
+    for what, ours, theirs in zip(("output", "grad q", "grad k", "grad v"), _masked_run(ft, arrays, mask, 0.4), _masked_run(pt, arrays, mask, 0.4)):
+        np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol, err_msg=what)
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_fused_masked_attention_wholly_masked_rows(kind: str) -> None:
+    """Rows whose mask blocks every key give zeros and pass no gradient, as PyTorch's."""
+    rng = np.random.default_rng(11)
+    arrays = tuple(rng.standard_normal((1, 2, 6, 3)).astype("float32") for _ in range(4))
+    keep = rng.random((6, 6)) > 0.5
+    keep[2] = False
+    keep[0, 0] = True
+    mask = keep if kind == "bool" else np.where(keep, 0.0, -np.inf).astype("float32")
+    ours, theirs = _masked_run(ft, arrays, mask, None), _masked_run(pt, arrays, mask, None)
+    assert np.all(ours[0][..., 2, :] == 0)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+
+
+def test_fused_masked_gradcheck_and_double_backward() -> None:
+    q = ft.randn(1, 2, 5, 3, dtype=ft.float64, requires_grad=True)
+    k = ft.randn(1, 2, 4, 3, dtype=ft.float64, requires_grad=True)
+    v = ft.randn(1, 2, 4, 2, dtype=ft.float64, requires_grad=True)
+    mask = ft.tensor([[True, False, True, True], [False] * 4, [True] * 4, [False, False, False, True], [True, True, False, False]])
+    additive = ft.randn(2, 5, 4, dtype=ft.float64)
+
+    for m in (mask, additive):
+        def attend(a: Any, b: Any, c: Any, m: Any = m) -> Any:
+            return ft.nn.functional.scaled_dot_product_attention(a, b, c, attn_mask=m)
+
+        assert attend(q, k, v).grad_fn.name() == "ScaledDotProductFlashAttentionForCpuBackward0"
+        assert ft.autograd.gradcheck(attend, (q, k, v))
+        assert ft.autograd.gradgradcheck(attend, (q, k, v))
+
+
+@needs_torch
+def test_mask_requiring_grad_takes_the_composed_path() -> None:
+    rng = np.random.default_rng(5)
+    arrays = [rng.standard_normal((1, 4, 3)).astype("float32") for _ in range(3)]
+    m = rng.standard_normal((4, 4)).astype("float32")
+    grads = []
+    for L in (ft, pt):
+        M = L.tensor(m, requires_grad=True)
+        o = L.nn.functional.scaled_dot_product_attention(*(L.tensor(a) for a in arrays), attn_mask=M)
+        o.square().sum().backward()
+        grads.append(M.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=2e-5, atol=2e-5)

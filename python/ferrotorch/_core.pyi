@@ -80,9 +80,10 @@ def _function_node(name: Any, inputs: Any, outputs: Any, backward: Any, non_diff
     `backward(*grads)` is called with one gradient (the output's) and returns a tuple with one
     entry per input. Returns new tensors that alias the outputs and carry the node.
     """
-def _fused_attention(query: Any, key: Any, value: Any, scale: Any, is_causal: Any) -> Tensor:
-    """`softmax(q k^T * scale) v` (causal: top-left mask) as one fused node; float32/float64
-    CPU operands with equal batch dims (`scaled_dot_product_attention` checks first).
+def _fused_attention(query: Any, key: Any, value: Any, scale: Any, is_causal: Any, attn_mask: Any = ...) -> Tensor:
+    """`softmax(q k^T * scale + mask) v` (causal: top-left mask) as one fused node;
+    float32/float64 CPU operands with equal batch dims, an additive mask of their dtype
+    (`scaled_dot_product_attention` checks first).
     """
 def _fused_step(rule: Any, params: Any, grads: Any, states: Any, hyper: Any) -> None:
     """`_fused_step(rule, params, grads, states, hyper)`: updates parameters and states in place."""

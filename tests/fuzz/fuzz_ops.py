@@ -70,6 +70,13 @@ def _nonfinite_or_big(x: Any, *_: Any) -> bool:
     return bool((~v.isfinite()).any()) or bool((v.abs() >= 128).any())
 
 
+def _nanmedian_dim(x: Any, d: int, keepdim: bool) -> Any:
+    """nanmedian along a dim, the index of an all-NaN slice replaced by -1: PyTorch's is
+    wherever its partial sort left a NaN (slices of 4, 5, 6, 7 NaNs give 2, 2, 3, 5)."""
+    values, indices = x.nanmedian(d, keepdim)
+    return values, indices.masked_fill(x.isnan().all(d, keepdim=keepdim), -1)
+
+
 def _F(L: Any) -> Any:
     return L.nn.functional
 
@@ -380,7 +387,7 @@ ADDED = [
     FuzzOp("kthvalue", lambda L, x, k, d, kd: L.kthvalue(x, k, d, kd).values, args=("k", "dim", "bool"), dtypes=NUMERIC),
     FuzzOp("mode", lambda L, x, d, kd: L.mode(x, d, kd), args=("dim", "bool")),
     FuzzOp("nanmedian", lambda L, x: L.nanmedian(x), dtypes=NUMERIC),
-    FuzzOp("nanmedian_dim", lambda L, x, d, kd: x.nanmedian(d, kd), args=("dim", "bool"), dtypes=NUMERIC),
+    FuzzOp("nanmedian_dim", lambda L, x, d, kd: _nanmedian_dim(x, d, kd), args=("dim", "bool"), dtypes=NUMERIC),
     FuzzOp("quantile", lambda L, x, q, d, kd, m: L.quantile(x, q, d, kd, interpolation=m), args=("q", "dim?", "bool", "interp"), dtypes=FLOATS),
     FuzzOp("quantile_tensor_q", lambda L, x, q, d: L.quantile(x, q.flatten()[:4], d), inputs=("x", "y"), args=("dim?",), dtypes=FLOATS, domain=(0.0, 1.0)),
     FuzzOp("nanquantile", lambda L, x, q, d, m: L.nanquantile(x, q, d, interpolation=m), args=("q", "dim?", "interp"), dtypes=FLOATS),

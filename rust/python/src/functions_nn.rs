@@ -254,9 +254,11 @@ pub fn register_norm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_attention, m)?)
 }
 
-/// `softmax(q k^T * scale) v` (causal: top-left mask) as one fused node; float32/float64
-/// CPU operands with equal batch dims (`scaled_dot_product_attention` checks first).
+/// `softmax(q k^T * scale + mask) v` (causal: top-left mask) as one fused node;
+/// float32/float64 CPU operands with equal batch dims, an additive mask of their dtype
+/// (`scaled_dot_product_attention` checks first).
 #[pyfunction]
+#[pyo3(signature = (query, key, value, scale, is_causal, attn_mask=None))]
 pub fn _fused_attention(
     py: Python<'_>,
     query: PyRef<'_, PyTensor>,
@@ -264,10 +266,12 @@ pub fn _fused_attention(
     value: PyRef<'_, PyTensor>,
     scale: f64,
     is_causal: bool,
+    attn_mask: Option<PyRef<'_, PyTensor>>,
 ) -> PyResult<PyTensor> {
     let (q, k, v) = (query.t.clone(), key.t.clone(), value.t.clone());
+    let m = attn_mask.map(|m| m.t.clone());
     let y = py
-        .detach(|| Tensor::fused_attention(&q, &k, &v, scale, is_causal))
+        .detach(|| Tensor::fused_attention(&q, &k, &v, m.as_ref(), scale, is_causal))
         .py()?;
     Ok(PyTensor::new(y))
 }

@@ -68,6 +68,21 @@ def fused_usable(query: Tensor, key: Tensor, value: Tensor, dropout_p: float) ->
     )
 
 
+def _fused_mask(attn_mask: Tensor, query: Tensor, lq: int, lk: int) -> Optional[Tensor]:
+    """The additive form of ``attn_mask`` for the fused kernel (query's dtype), or None where
+    the composed path must take it: a mask that needs a gradient, or one that does not
+    broadcast to [*, L, S] (the composed path raises PyTorch's error)."""
+    ft = _ft()
+    if attn_mask.requires_grad or attn_mask.device.type != "cpu":
+        return None
+    target = tuple(query.shape[:-2]) + (lq, lk)
+    if attn_mask.ndim > len(target) or any(a not in (1, b) for a, b in zip(reversed(attn_mask.shape), reversed(target))):
+        return None
+    if attn_mask.dtype == ft.bool:
+        return bool_to_float_mask(attn_mask, False, query.dtype)
+    return attn_mask.to(query.dtype)
+
+
 def masked_softmax(scores: Tensor, mask: Tensor) -> Tensor:
     """softmax(scores + mask) over the last dim, where a row the additive ``mask`` wholly
     blocks gives zeros (not NaN). The check looks at the mask, usually far smaller."""
@@ -107,8 +122,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         value = value.repeat_interleave(groups, -3)
     lq, lk = query.shape[-2], key.shape[-2]
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    if attn_mask is None and fused_usable(query, key, value, dropout_p):
-        return _core._fused_attention(query, key, value, float(s), bool(is_causal))
+    if fused_usable(query, key, value, dropout_p):
+        if attn_mask is None:
+            return _core._fused_attention(query, key, value, float(s), bool(is_causal))
+        m = _fused_mask(attn_mask, query, lq, lk)
+        if m is not None:
+            return _core._fused_attention(query, key, value, float(s), False, m)
     scores = query.matmul(key.transpose(-2, -1)) * s
     if is_causal:
         scores = scores + causal_float_mask(lq, lk, scores.dtype)

@@ -1,5 +1,5 @@
-//! The kernels of fused attention (`ops/attention.rs`): softmax(Q K^T * scale) V per head,
-//! with an optional causal (top-left) mask, in blocks of queries. Each block keeps one
+//! The kernels of fused attention (`ops/attention.rs`): softmax(Q K^T * scale + mask) V per
+//! head, with an optional additive mask or causal (top-left) masking, in blocks of queries. Each block keeps one
 //! [block, keys] tile: its scores, their softmax and the product with V run back to back
 //! while the tile is in cache, and causal blocks stop at their last query's key. The
 //! backward recomputes each tile from the rows' saved log-sum-exp instead of keeping it.
@@ -19,7 +19,7 @@ use gemm::Parallelism;
 pub(super) const BLOCK: usize = 64;
 
 /// The element types the kernels take.
-pub(super) trait AttnFloat: ConvFloat + Float {}
+pub(super) trait AttnFloat: ConvFloat + Float + PartialEq {}
 impl AttnFloat for f32 {}
 impl AttnFloat for f64 {}
 
@@ -102,6 +102,58 @@ impl<T: AttnFloat> Operand<T> {
     }
 }
 
+impl<T: AttnFloat> Operand<T> {
+    /// Row `i` of head `h` as a strided run (the additive mask's rows).
+    fn row(&self, h: usize, i: usize) -> MaskRow<T> {
+        let m = self.rows(h, i);
+        MaskRow {
+            ptr: m.ptr,
+            cs: m.cs,
+        }
+    }
+}
+
+/// The operands of one call: queries, keys, values and an optional additive mask
+/// ([heads, l, s] through its strides, broadcast dims at stride 0).
+pub(super) struct Inputs<'a, T> {
+    pub q: &'a Operand<T>,
+    pub k: &'a Operand<T>,
+    pub v: &'a Operand<T>,
+    pub mask: Option<&'a Operand<T>>,
+}
+
+/// One row of the additive mask: element `j` at `ptr + j * cs`.
+#[derive(Clone, Copy)]
+struct MaskRow<T> {
+    ptr: *const T,
+    cs: isize,
+}
+
+impl<T: Copy> MaskRow<T> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> T {
+        // SAFETY: rows are built from a mask operand of the call's [l, s] shape, j < s.
+        unsafe { *self.ptr.offset(j as isize * self.cs) }
+    }
+}
+
+/// `tmp[j] = row[j] * scale (+ mask[j])` over the first `tmp.len()` keys.
+#[inline(always)]
+fn scaled_scores<T: AttnFloat>(row: &[T], tmp: &mut [T], scale: T, mask: Option<MaskRow<T>>) {
+    match mask {
+        None => {
+            for (t, &x) in tmp.iter_mut().zip(row.iter()) {
+                *t = x * scale;
+            }
+        }
+        Some(m) => {
+            for (j, (t, &x)) in tmp.iter_mut().zip(row.iter()).enumerate() {
+                *t = x * scale + m.at(j);
+            }
+        }
+    }
+}
+
 /// Runs `task(0..count)` over the calling thread and the pool's threads.
 fn run_tasks(count: usize, task: impl Fn(usize) + Sync) {
     let helpers = thread_pool::num_threads()
@@ -125,6 +177,7 @@ struct SoftmaxRow<'a, T> {
     tmp: &'a mut [T],
     allowed: usize,
     scale: T,
+    mask: Option<MaskRow<T>>,
 }
 
 impl<T: AttnFloat> Kernel for SoftmaxRow<'_, T> {
@@ -133,9 +186,16 @@ impl<T: AttnFloat> Kernel for SoftmaxRow<'_, T> {
     fn run(self) -> T {
         let a = self.allowed;
         let (row, tmp) = (self.row, &mut self.tmp[..a]);
-        for (t, &x) in tmp.iter_mut().zip(row.iter()) {
-            *t = x * self.scale;
+        let ninf = T::from_f64c(f64::NEG_INFINITY);
+        if let Some(m) = self.mask {
+            if (0..a).all(|j| m.at(j) == ninf) {
+                // A row the mask wholly blocks attends to nothing: zeros (PyTorch's), and a
+                // log-sum-exp of -inf that marks it for the backward.
+                row.iter_mut().for_each(|x| *x = T::zero());
+                return ninf;
+            }
         }
+        scaled_scores(row, tmp, self.scale, self.mask);
         let m = T::max_slice(tmp);
         T::exp_minus_slice(tmp, m, &mut row[..a]);
         row[a..].iter_mut().for_each(|x| *x = T::zero());
@@ -154,6 +214,7 @@ struct ProbRow<'a, T> {
     allowed: usize,
     scale: T,
     lse: T,
+    mask: Option<MaskRow<T>>,
 }
 
 impl<T: AttnFloat> Kernel for ProbRow<'_, T> {
@@ -162,9 +223,11 @@ impl<T: AttnFloat> Kernel for ProbRow<'_, T> {
     fn run(self) {
         let a = self.allowed;
         let (row, tmp) = (self.row, &mut self.tmp[..a]);
-        for (t, &x) in tmp.iter_mut().zip(row.iter()) {
-            *t = x * self.scale;
+        if self.lse == T::from_f64c(f64::NEG_INFINITY) {
+            row.iter_mut().for_each(|x| *x = T::zero()); // a wholly masked row
+            return;
         }
+        scaled_scores(row, tmp, self.scale, self.mask);
         T::exp_minus_slice(tmp, self.lse, &mut row[..a]);
         row[a..].iter_mut().for_each(|x| *x = T::zero());
     }
@@ -199,9 +262,7 @@ impl<T: AttnFloat> Kernel for ScoreGradRow<'_, T> {
 /// overlap nothing else.
 pub(super) unsafe fn forward<T: AttnFloat>(
     g: &Geometry,
-    q: &Operand<T>,
-    k: &Operand<T>,
-    v: &Operand<T>,
+    x: &Inputs<'_, T>,
     out: *mut T,
     lse: *mut T,
 ) {
@@ -209,16 +270,13 @@ pub(super) unsafe fn forward<T: AttnFloat>(
     let nb = g.blocks();
     run_tasks(g.heads * nb, |t| {
         let (h, q0) = (t / nb, (t % nb) * BLOCK);
-        forward_block(g, q, k, v, h, q0, &out, &lse)
+        forward_block(g, x, h, q0, &out, &lse)
     });
 }
 
-#[allow(clippy::too_many_arguments)]
 unsafe fn forward_block<T: AttnFloat>(
     g: &Geometry,
-    q: &Operand<T>,
-    k: &Operand<T>,
-    v: &Operand<T>,
+    x: &Inputs<'_, T>,
     h: usize,
     q0: usize,
     out: &SharedOut<T>,
@@ -227,6 +285,7 @@ unsafe fn forward_block<T: AttnFloat>(
     let q1 = (q0 + BLOCK).min(g.l);
     let (rows, nk) = (q1 - q0, g.keys(q1));
     let scale = T::from_f64c(g.scale);
+    let (q, k, v) = (x.q, x.k, x.v);
     with_scratch::<T, _>(rows * nk + nk, |ws| {
         let (p, tmp) = ws.split_at_mut(rows * nk);
         let d = Dims {
@@ -249,6 +308,7 @@ unsafe fn forward_block<T: AttnFloat>(
                 tmp,
                 allowed,
                 scale,
+                mask: x.mask.map(|m| m.row(h, q0 + r)),
             });
             *lse.at(h * g.l + q0 + r) = m;
         }
@@ -277,28 +337,23 @@ pub(super) struct Saved<'a, T> {
 /// As `forward`; `dq`, `dk`, `dv` are writable, of those sizes, and overlap nothing else.
 pub(super) unsafe fn backward<T: AttnFloat>(
     g: &Geometry,
-    q: &Operand<T>,
-    k: &Operand<T>,
-    v: &Operand<T>,
+    x: &Inputs<'_, T>,
     saved: &Saved<'_, T>,
     grads: [*mut T; 3],
 ) {
     let [dq, dk, dv] = grads.map(SharedOut::new);
-    run_tasks(g.heads, |h| {
-        backward_head(g, q, k, v, saved, h, [&dq, &dk, &dv])
-    });
+    run_tasks(g.heads, |h| backward_head(g, x, saved, h, [&dq, &dk, &dv]));
 }
 
 unsafe fn backward_head<T: AttnFloat>(
     g: &Geometry,
-    q: &Operand<T>,
-    k: &Operand<T>,
-    v: &Operand<T>,
+    x: &Inputs<'_, T>,
     saved: &Saved<'_, T>,
     h: usize,
     [dq, dk, dv]: [&SharedOut<T>; 3],
 ) {
     let scale = T::from_f64c(g.scale);
+    let (q, k, v) = (x.q, x.k, x.v);
     let (dk, dv) = (dk.at(h * g.s * g.e), dv.at(h * g.s * g.ev));
     std::ptr::write_bytes(dk, 0, g.s * g.e);
     std::ptr::write_bytes(dv, 0, g.s * g.ev);
@@ -344,6 +399,7 @@ unsafe fn backward_head<T: AttnFloat>(
                     allowed,
                     scale,
                     lse,
+                    mask: x.mask.map(|m| m.row(h, q0 + r)),
                 });
             }
             let do_blk = MatRef::row_major(dout_h[q0 * g.ev..].as_ptr(), g.ev);
