@@ -174,14 +174,16 @@ pub(crate) fn pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     }
     if b.im.is_zero() && b.re.abs() <= F::from(64.0).unwrap_or(F::one()) && b.re.fract().is_zero() {
         let mut n = b.re.abs().to_usize().unwrap_or(0);
-        let (mut base, mut acc) = (a, Complex::<F>::one());
+        // The first factor is taken as it is: 1 * (inf + yi) would make y NaN (0 * inf).
+        let (mut base, mut acc) = (a, None::<Complex<F>>);
         while n > 0 {
             if n & 1 == 1 {
-                acc = acc * base;
+                acc = Some(acc.map_or(base, |x| x * base));
             }
             base = base * base;
             n >>= 1;
         }
+        let acc = acc.unwrap_or_else(Complex::one);
         return if b.re < F::zero() {
             div(Complex::one(), acc)
         } else {
