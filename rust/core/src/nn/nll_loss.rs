@@ -140,8 +140,8 @@ fn host_fused<T: Element>(
             };
             let mut coef = vec![T::from_f64(0.0); n * c];
             // Nothing counted (a mean over no weight): NaN loss, zero gradient, as PyTorch's.
-            for i in (0..n).filter(|_| scale != 0.0) {
-                if w[i] != 0.0 {
+            if scale != 0.0 {
+                for i in (0..n).filter(|&i| w[i] != 0.0) {
                     coef[i * c + t[i] as usize] = T::from_f64(-w[i] / scale);
                 }
             }

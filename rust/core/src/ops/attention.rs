@@ -76,12 +76,8 @@ fn out_shape(q: &Tensor, last: usize) -> Vec<usize> {
 fn expanded_mask(m: &Tensor, q: &Tensor, g: &Geometry) -> Result<Tensor> {
     let mut shape = q.shape()[..q.ndim() - 2].to_vec();
     shape.extend([g.l, g.s]);
-    let fits = m.ndim() <= shape.len()
-        && m.shape()
-            .iter()
-            .rev()
-            .zip(shape.iter().rev())
-            .all(|(&a, &b)| a == b || a == 1);
+    let fits = crate::layout::broadcast_shapes("scaled_dot_product_attention", m.shape(), &shape)
+        .is_ok_and(|b| b == shape);
     if !fits || m.dtype() != q.dtype() || g.causal || m.device() != Device::Cpu {
         bail!(
             Runtime,

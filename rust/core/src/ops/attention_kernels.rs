@@ -11,7 +11,7 @@ use crate::cpu::parallel::SharedOut;
 use crate::cpu::sgemm::{Dims, MatMut, MatRef};
 use crate::cpu::simd::{self, Kernel};
 use crate::cpu::thread_pool;
-use crate::layout::for_each_offset;
+use crate::ops::matmul::batch_offsets;
 use crate::Tensor;
 use gemm::Parallelism;
 
@@ -76,16 +76,9 @@ impl<T: AttnFloat> Operand<T> {
     /// The heads of `t` (all dims but the last two). `t` is a CPU tensor of dtype `T`.
     pub(super) fn of(t: &Tensor) -> Operand<T> {
         let nd = t.ndim();
-        let mut offsets = Vec::new();
-        for_each_offset(
-            &t.shape()[..nd - 2],
-            &t.strides()[..nd - 2],
-            t.offset(),
-            |o| offsets.push(o),
-        );
         Operand {
             base: t.storage().ptr() as *const T,
-            offsets,
+            offsets: batch_offsets(t),
             rs: t.strides()[nd - 2] as isize,
             cs: t.strides()[nd - 1] as isize,
         }

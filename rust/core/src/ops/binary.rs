@@ -705,9 +705,8 @@ impl Tensor {
     pub fn rbinary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<Tensor> {
         refuse_bool_sub(op, s)?;
         let dt = result_type(&[operand(self), Operand::Scalar(s.category())], DType::F32);
-        let one = matches!(s, Scalar::Int(1))
-            || matches!(s, Scalar::Float(v) if v == 1.0)
-            || matches!(s, Scalar::Complex(re, im) if re == 1.0 && im == 0.0);
+        // A bool base is not PyTorch's "1" here (True ** x keeps pow's values).
+        let one = !matches!(s, Scalar::Bool(_)) && s.to_complex() == (1.0, 0.0);
         if op == Pow && one && dt.is_complex() && self.dtype() == dt {
             // PyTorch's 1 ** x is ones whatever x is (NaN and inf parts too), gradient zero.
             let out = Tensor::full(self.shape(), Scalar::Float(1.0), dt)?;

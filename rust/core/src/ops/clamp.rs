@@ -86,7 +86,7 @@ impl Tensor {
         }
         let dt = clamp_dtype(self.dtype(), min, max)?;
         let x = self.to_dtype(dt)?;
-        let imaginary = |s: &Scalar| matches!(s, Scalar::Complex(_, im) if *im != 0.0);
+        let imaginary = |s: &Scalar| s.to_complex().1 != 0.0;
         if dt.is_float() && [min, max].iter().flatten().any(imaginary) {
             // PyTorch reads each bound as a double before anything else, NaN bounds included.
             bail!(

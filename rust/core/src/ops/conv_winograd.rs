@@ -89,14 +89,21 @@ pub(crate) fn applies(g: &Geometry) -> bool {
 
 /// The width of the forward's products: the tiles of the images of one block.
 fn product_tiles(g: &Geometry) -> usize {
-    let threads = thread_pool::num_threads();
-    let cap = if threads > 1 && g.n >= threads {
+    let [th, tw] = tiles(g);
+    forward_blocks(g, thread_pool::num_threads()).1 * th * tw
+}
+
+/// How the forward spreads its work over `threads`: whether blocks of images go to the
+/// threads (there are images enough) rather than each phase of one block at a time, and
+/// the images per block.
+fn forward_blocks(g: &Geometry, threads: usize) -> (bool, usize) {
+    let by_images = threads > 1 && g.n >= threads;
+    let cap = if by_images {
         g.n.div_ceil(threads)
     } else {
         g.n.max(1)
     };
-    let [th, tw] = tiles(g);
-    images_per_block(g, cap) * th * tw
+    (by_images, images_per_block(g, cap))
 }
 
 /// Whether the filter gradient of `g` runs as Winograd products.
@@ -348,9 +355,9 @@ pub(crate) fn forward<T: ConvFloat>(
 ) {
     let (xi, oi) = (g.c * g.hw[0] * g.hw[1], g.o * g.l());
     let threads = thread_pool::num_threads();
-    if threads > 1 && g.n >= threads {
+    let (by_images, per_block) = forward_blocks(g, threads);
+    if by_images {
         // Blocks of images spread over the threads, each block done on one thread.
-        let per_block = images_per_block(g, g.n.div_ceil(threads));
         thread_pool::run(|| {
             let u = transform_filters(g.o, g.c, w, true);
             out.par_chunks_mut(per_block * oi)
@@ -364,7 +371,6 @@ pub(crate) fn forward<T: ConvFloat>(
     }
     // Few images: one block at a time, each phase spread over the threads.
     let parallel = threads > 1;
-    let per_block = images_per_block(g, g.n.max(1));
     thread_pool::run_if(parallel, || {
         let u = transform_filters(g.o, g.c, w, parallel);
         for (t, blk) in out.chunks_mut(per_block * oi).enumerate() {

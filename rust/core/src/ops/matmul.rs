@@ -19,7 +19,7 @@ fn parallelism(m: usize, n: usize, k: usize) -> Parallelism {
 }
 
 /// Offsets of each batch matrix of `t` (batch dims are all but the last two).
-fn batch_offsets(t: &Tensor) -> Vec<usize> {
+pub(crate) fn batch_offsets(t: &Tensor) -> Vec<usize> {
     let nd = t.ndim();
     let mut v = Vec::new();
     for_each_offset(
