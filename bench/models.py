@@ -1,17 +1,17 @@
 """The training-step benchmarks, written once against the PyTorch API and run with either
-library (``lib`` is the module: ferrotorch or torch)."""
+library (``lib`` is the module: ferrotorch or torch) on ``device`` (bench/gpu.py passes "cuda")."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 
-def mlp(lib: Any) -> Callable[[], None]:
+def mlp(lib: Any, device: str = "cpu") -> Callable[[], None]:
     nn = lib.nn
     lib.manual_seed(0)
-    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10)).to(device)
     opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x, y = lib.randn(128, 784), lib.randint(0, 10, (128,))
+    x, y = lib.randn(128, 784).to(device), lib.randint(0, 10, (128,)).to(device)
 
     def step() -> None:
         opt.zero_grad()
@@ -42,12 +42,12 @@ def digits_cnn(lib: Any) -> Any:
     return Net()
 
 
-def cnn(lib: Any) -> Callable[[], None]:
+def cnn(lib: Any, device: str = "cpu") -> Callable[[], None]:
     F = lib.nn.functional
     lib.manual_seed(0)
-    model = digits_cnn(lib)
+    model = digits_cnn(lib).to(device)
     opt = lib.optim.Adam(model.parameters(), lr=1e-3)
-    x, y = lib.randn(64, 1, 28, 28), lib.randint(0, 10, (64,))
+    x, y = lib.randn(64, 1, 28, 28).to(device), lib.randint(0, 10, (64,)).to(device)
 
     def step() -> None:
         opt.zero_grad()
@@ -57,7 +57,7 @@ def cnn(lib: Any) -> Callable[[], None]:
     return step
 
 
-def gpt(lib: Any) -> Callable[[], None]:
+def gpt(lib: Any, device: str = "cpu") -> Callable[[], None]:
     nn = lib.nn
     F = nn.functional
     lib.manual_seed(0)
@@ -84,12 +84,12 @@ def gpt(lib: Any) -> Callable[[], None]:
             self.ln, self.head = nn.LayerNorm(d), nn.Linear(d, vocab)
 
         def forward(self, idx: Any) -> Any:
-            x = self.tok(idx) + self.pos(lib.arange(idx.shape[1]))
+            x = self.tok(idx) + self.pos(lib.arange(idx.shape[1], device=idx.device))
             return self.head(self.ln(self.blocks(x)))
 
-    model = GPT()
+    model = GPT().to(device)
     opt = lib.optim.AdamW(model.parameters(), lr=3e-4)
-    x, y = lib.randint(0, vocab, (batch, ctx)), lib.randint(0, vocab, (batch, ctx))
+    x, y = lib.randint(0, vocab, (batch, ctx)).to(device), lib.randint(0, vocab, (batch, ctx)).to(device)
 
     def step() -> None:
         opt.zero_grad()

@@ -18,7 +18,7 @@ def both(fn: Callable[..., Any], *inputs: Any, rtol: float = 1e-6, grads: bool =
     assert out_d.device.type == "cuda"
     np.testing.assert_allclose(out_d.detach().cpu().numpy(), out_c.detach().numpy(), rtol=rtol, atol=1e-9)
     if grads and out_c.requires_grad:
-        g = torch.randn(*out_c.shape, dtype=out_c.dtype)
+        g = torch.randn(tuple(out_c.shape), dtype=out_c.dtype)
         out_c.backward(g)
         out_d.backward(g.cuda())
         for c, d in zip(cpu, dev):

@@ -168,7 +168,9 @@ def test_no_gpu_state() -> None:
 
 def test_deprecated_aliases_warn() -> None:
     for name in ("memory_cached", "max_memory_cached", "reset_max_memory_allocated", "reset_max_memory_cached"):
-        with pytest.warns(FutureWarning), pytest.raises(RuntimeError) if name.startswith("reset") else _null():
+        # Without a GPU the reset_* aliases also raise, as PyTorch's do.
+        raises = name.startswith("reset") and not torch.cuda.is_available()
+        with pytest.warns(FutureWarning), pytest.raises(RuntimeError) if raises else _null():
             getattr(torch.cuda, name)()
 
 

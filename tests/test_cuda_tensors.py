@@ -57,7 +57,8 @@ def _layouts(shape):
     yield "contiguous", x
     if x.dim() >= 2:
         yield "transposed", x.transpose(0, 1)
-    yield "sliced", x[..., ::2]
+    if x.dim():
+        yield "sliced", x[..., ::2]
     yield "broadcast", x[:1].expand(*x.shape) if x.dim() else x
 
 
@@ -69,7 +70,8 @@ def test_elementwise_and_reductions_match_the_cpu(dtype, shape) -> None:
         x = x.to(dtype)
         d = x.cuda()
         assert d.device.type == "cuda" and d.dtype == dtype
-        tol = dict(rtol=1e-2, atol=1e-2) if dtype in (torch.float16, torch.bfloat16) else {}
+        # The device sums in another order: float32 agrees to a few ulps, not bit for bit.
+        tol = dict(rtol=1e-2, atol=1e-2) if dtype in (torch.float16, torch.bfloat16) else dict(rtol=1e-5, atol=1e-6)
         for f in [
             lambda t: t.exp(),
             lambda t: t.tanh(),

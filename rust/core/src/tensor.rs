@@ -212,6 +212,10 @@ impl Tensor {
 
     /// Row-major elements converted to `T`; running out of memory is an error.
     pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        if self.device() != Device::Cpu {
+            // Device values come to the host first (this waits for the stream).
+            return self.copy_to_device(Device::Cpu)?.try_to_vec();
+        }
         let t = if self.dtype() == T::DTYPE {
             self.clone()
         } else {

@@ -170,6 +170,11 @@ fn list_rec<T>(
 
 /// `tolist()`: nested Python lists (a plain number for a 0-d tensor).
 pub fn to_list(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
+    if t.device() != ferrotorch::Device::Cpu {
+        // Device values come to the host first (this waits for the stream).
+        let host = t.copy_to_device(ferrotorch::Device::Cpu).py()?;
+        return to_list(py, &host);
+    }
     if t.numel() == 0 {
         return list_rec_empty(py, t.shape());
     }
@@ -262,16 +267,6 @@ fn shape_arg(op: &str, size: &Bound<'_, PyTuple>) -> PyResult<Vec<usize>> {
     to_usize_shape(op, &sizes)
 }
 
-/// zeros and empty come from calloc: a large buffer is fresh zero pages, not written, so
-/// (like PyTorch's empty) it commits no memory until it is used.
-fn filled_tensor(shape: &[usize], value: Scalar, dt: DType) -> ferrotorch::Result<Tensor> {
-    if matches!(value, Scalar::Int(0)) {
-        Tensor::zeros(shape, dt)
-    } else {
-        Tensor::full(shape, value, dt)
-    }
-}
-
 macro_rules! filled {
     ($name:ident, $value:expr) => {
         #[pyfunction]
@@ -282,7 +277,8 @@ macro_rules! filled {
             let dev = check_device(device)?;
             let shape = shape_arg(stringify!($name), size)?;
             let dt = opt_dtype(dtype)?.unwrap_or_else(default_dtype);
-            finish(filled_tensor(&shape, $value, dt).op(stringify!($name)).py()?, dev, requires_grad)
+            let on = dev.unwrap_or(ferrotorch::Device::Cpu);
+            finish(Tensor::full_on(&shape, $value, dt, on).op(stringify!($name)).py()?, dev, requires_grad)
         }
     };
 }
@@ -316,8 +312,9 @@ pub fn full(
     });
     let n = shape.iter().product();
     ferrotorch::scalar_range::check_fill("full", v, dt, n).py()?;
+    let on = dev.unwrap_or(ferrotorch::Device::Cpu);
     finish(
-        Tensor::full(&shape, v, dt).op("full").py()?,
+        Tensor::full_on(&shape, v, dt, on).op("full").py()?,
         dev,
         requires_grad,
     )
@@ -331,7 +328,8 @@ macro_rules! filled_like {
             let _ = (layout, memory_format);
             let dev = check_device(device)?.or(Some(input.t.device()));
             let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
-            finish(Tensor::full(input.t.shape(), $value, dt).py()?, dev, requires_grad)
+            let on = dev.unwrap_or(ferrotorch::Device::Cpu);
+            finish(Tensor::full_on(input.t.shape(), $value, dt, on).py()?, dev, requires_grad)
         }
     };
 }
@@ -353,8 +351,9 @@ pub fn full_like(
         .ok_or_else(|| PyTypeError::new_err("full_like(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(input.t.dtype());
     ferrotorch::scalar_range::check_fill("full_like", v, dt, input.t.numel()).py()?;
+    let on = dev.unwrap_or(ferrotorch::Device::Cpu);
     finish(
-        Tensor::full(input.t.shape(), v, dt).py()?,
+        Tensor::full_on(input.t.shape(), v, dt, on).py()?,
         dev,
         requires_grad,
     )

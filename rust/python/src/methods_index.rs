@@ -513,8 +513,10 @@ fn scatter_src(
     if let Ok(s) = given.cast::<PyTensor>() {
         return Ok(s.borrow().t.clone());
     }
+    // The number is placed on t's device: broadcast, it is no 0-d scalar a CUDA op would take.
     scalar_or_tensor(given, t.dtype())?
-        .broadcast_to(index.shape())
+        .to_device(t.device())
+        .and_then(|s| s.broadcast_to(index.shape()))
         .py()
 }
 

@@ -668,22 +668,33 @@ class Module:
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> "Module":
-        """Converts floating point parameters and buffers to a dtype (devices: CPU only)."""
+        """Moves and/or casts parameters and buffers, as PyTorch's: ``to(device)``,
+        ``to(dtype)``, ``to(device, dtype)``, ``to(tensor)``, with ``non_blocking=``. A dtype
+        applies to floating point (and complex) tensors only; integer buffers keep theirs."""
         dtype = kwargs.get("dtype")
+        device = kwargs.get("device")
+        non_blocking = bool(kwargs.get("non_blocking", False))
         for a in args:
             if isinstance(a, _core.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
-                dtype = a.dtype
+                dtype, device = a.dtype, a.device
+            elif isinstance(a, bool):
+                non_blocking = a
             elif a is not None:
-                _core.zeros(1).to(a)  # raises for unavailable devices
-        if "device" in kwargs and kwargs["device"] is not None:
-            _core.zeros(1).to(kwargs["device"])
-        if dtype is None:
-            return self
-        if not dtype.is_floating_point:
+                device = a
+        if device is not None:
+            device = _core.zeros(1).to(device).device  # validates it; raises for unavailable devices
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+        if dtype is None and device is None:
+            return self
+
+        def convert(t: Tensor) -> Tensor:
+            cast = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) else None
+            return t.to(device=device, dtype=cast, non_blocking=non_blocking)
+
+        return self._apply(convert)
 
     def float(self) -> "Module":
         """Casts floating point parameters and buffers to float32; returns self."""
@@ -702,13 +713,12 @@ class Module:
         return self.to(_core.bfloat16)
 
     def cpu(self) -> "Module":
-        """Moves parameters and buffers to the CPU (where they already are); returns self."""
-        return self
+        """Moves parameters and buffers to the CPU; returns self."""
+        return self._apply(lambda t: t.cpu())
 
     def cuda(self, device: Any = None) -> "Module":
         """Moves parameters and buffers to a CUDA device (raises where CUDA is unavailable)."""
-        _core.zeros(1).cuda()
-        return self
+        return self._apply(lambda t: t.cuda(device))
 
     def type(self, dst_type: Any) -> "Module":
         """Casts parameters and buffers to ``dst_type``; returns self."""

@@ -98,7 +98,8 @@ impl Tensor {
         if dt.is_float() && min.is_some() && max.is_some() && nan_bound {
             // PyTorch fills NaN when either of two bounds is NaN, before it converts the other
             // (so clamp(bf16, nan, 1e300) is NaN, not an overflow error); no gradient flows.
-            let out = Tensor::full(self.shape(), Scalar::Float(f64::NAN), dt)?;
+            let out =
+                Tensor::full(self.shape(), Scalar::Float(f64::NAN), dt)?.to_device(x.device())?;
             return Ok(record("ClampBackward1", out, &[&x], &[], false, |g, _| {
                 Ok(vec![Some(g.zeros_like()?)])
             }));
@@ -125,13 +126,20 @@ impl Tensor {
             false,
             move |g, s| {
                 let x = &s[0];
-                let mut keep = Tensor::full(x.shape(), Scalar::Bool(true), DType::Bool)?;
-                if let Some(lo) = &lo {
-                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Gt, lo)?)?;
-                }
-                if let Some(hi) = &hi {
-                    keep = keep.binary(BinaryOp::LogicalAnd, &x.binary(BinaryOp::Lt, hi)?)?;
-                }
+                // Built from comparisons of x, so the mask lives on x's device.
+                let above = lo
+                    .as_ref()
+                    .map(|lo| x.binary(BinaryOp::Gt, lo))
+                    .transpose()?;
+                let below = hi
+                    .as_ref()
+                    .map(|hi| x.binary(BinaryOp::Lt, hi))
+                    .transpose()?;
+                let keep = match (above, below) {
+                    (Some(a), Some(b)) => a.binary(BinaryOp::LogicalAnd, &b)?,
+                    (Some(m), None) | (None, Some(m)) => m,
+                    (None, None) => unreachable!("clamp checked that a bound is given"),
+                };
                 let z = Tensor::zeros(&[], g.dtype())?;
                 Ok(vec![Some(keep.where_(g, &z)?)])
             },

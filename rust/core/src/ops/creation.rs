@@ -1,7 +1,7 @@
 //! Tensors made from nothing: full, ones, arange (its checks in arange.rs), linspace, eye.
 
 use crate::error::InOp;
-use crate::{with_dtype, DType, Element, Result, Scalar, Tensor};
+use crate::{with_dtype, DType, Device, Element, Result, Scalar, Tensor};
 
 impl Tensor {
     /// A tensor of `shape` filled with `value`.
@@ -17,18 +17,33 @@ impl Tensor {
         Ok(t)
     }
 
+    /// A tensor of `shape` filled with `value` on `device`: a GPU fills its own memory (a
+    /// memset or a fill kernel), with no host buffer and no copy.
+    pub fn full_on(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
+        #[cfg(feature = "cuda")]
+        if let crate::backend::Backend::Cuda(d) = crate::backend::on(device)? {
+            if dtype.is_complex() {
+                // No complex CUDA kernels: made on the host and copied.
+                return Tensor::full(shape, value, dtype)?.copy_to_device(device);
+            }
+            return crate::cuda::ops::full(&d, shape, value, dtype);
+        }
+        device.check_available()?;
+        if matches!(value, Scalar::Int(0)) {
+            // calloc: a large buffer is fresh zero pages, committed only when used.
+            Tensor::zeros(shape, dtype)
+        } else {
+            Tensor::full(shape, value, dtype)
+        }
+    }
+
     pub fn ones(shape: &[usize], dtype: DType) -> Result<Tensor> {
         Tensor::full(shape, Scalar::Int(1), dtype)
     }
 
     /// Ones of `t`'s shape and dtype on `t`'s device (the implicit gradient of backward()).
     pub fn ones_like_tensor(t: &Tensor) -> Result<Tensor> {
-        let ones = Tensor::ones(t.shape(), t.dtype())?;
-        if t.device() == crate::Device::Cpu {
-            Ok(ones)
-        } else {
-            ones.copy_to_device(t.device())
-        }
+        Tensor::full_on(t.shape(), Scalar::Int(1), t.dtype(), t.device())
     }
 
     /// `arange(start, end, step)` with float bounds (see [`Tensor::arange_scalars`]).

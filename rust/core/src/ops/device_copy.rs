@@ -22,6 +22,14 @@ impl Tensor {
         ))
     }
 
+    /// `f` of this tensor's host copy, the result moved back to this tensor's device: the
+    /// route of the ops that have no CUDA kernel yet. Differentiable (both copies are); it
+    /// waits for the device.
+    pub(crate) fn through_host(&self, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+        let dev = self.device();
+        f(&self.to_device(Device::Cpu)?)?.to_device(dev)
+    }
+
     /// A contiguous copy on `device`, outside autograd.
     pub fn copy_to_device(&self, device: Device) -> Result<Tensor> {
         device.check_available()?;

@@ -1,7 +1,7 @@
 //! Float classification (isnan, isinf, isfinite, isposinf, isneginf) and `nan_to_num`.
 
 use crate::autograd::record;
-use crate::{bail, with_dtype, DType, Element, Result, Scalar, Tensor};
+use crate::{bail, with_dtype, DType, Device, Element, Result, Scalar, Tensor};
 
 fn f(v: f64) -> Scalar {
     Scalar::Float(v)
@@ -9,6 +9,9 @@ fn f(v: f64) -> Scalar {
 
 impl Tensor {
     fn float_test(&self, op: &str, test: fn(f64) -> bool) -> Result<Tensor> {
+        if self.device() != Device::Cpu && !self.dtype().is_complex() {
+            return self.float_test_by_comparison(op);
+        }
         let out = Tensor::zeros(self.shape(), DType::Bool)?;
         if self.dtype().is_float() {
             let v = self.try_to_vec::<f64>()?;
@@ -34,6 +37,25 @@ impl Tensor {
             return Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool);
         }
         Ok(out)
+    }
+
+    /// The tests as comparisons, which run wherever the tensor lives (a GPU has no host
+    /// loop): NaN alone differs from itself, and |x| < inf is false for NaN and infinities.
+    fn float_test_by_comparison(&self, op: &str) -> Result<Tensor> {
+        use crate::ops::BinaryOp::{Eq, Lt, Ne};
+        let x = self.detach();
+        if !x.dtype().is_float() {
+            // Integers and bools are always finite and never NaN or infinite.
+            return x.binary(if op == "isfinite" { Eq } else { Ne }, &x);
+        }
+        let inf = f(f64::INFINITY);
+        match op {
+            "isnan" => x.binary(Ne, &x),
+            "isinf" => x.abs()?.binary_scalar(Eq, inf),
+            "isfinite" => x.abs()?.binary_scalar(Lt, inf),
+            "isposinf" => x.binary_scalar(Eq, inf),
+            _ => x.binary_scalar(Eq, f(f64::NEG_INFINITY)),
+        }
     }
 
     pub fn isnan(&self) -> Result<Tensor> {

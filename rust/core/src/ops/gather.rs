@@ -359,8 +359,8 @@ impl Tensor {
             &[],
             false,
             move |g, _| {
-                let zero =
-                    Tensor::scalar(Scalar::Float(0.0), g.dtype()).broadcast_to(index.shape())?;
+                let zero = Tensor::full_on(&[], Scalar::Float(0.0), g.dtype(), g.device())?
+                    .broadcast_to(index.shape())?;
                 let gself = g.scatter(d as i64, &index, &zero)?;
                 let gs = g.gather(d as i64, &index)?;
                 let gs = if gs.shape() == src_shape.as_slice() {

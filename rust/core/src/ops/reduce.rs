@@ -502,7 +502,20 @@ impl Tensor {
 
     /// `all`/`any` over dims; the result is bool.
     pub fn all_any(&self, dims: &[i64], keepdim: bool, all: bool) -> Result<Tensor> {
-        let rd = reduce_dims(if all { "all" } else { "any" }, dims, self.ndim())?;
+        let name = if all { "all" } else { "any" };
+        let rd = reduce_dims(name, dims, self.ndim())?;
+        let gpu: Option<Result<Tensor>> = crate::cuda_forward!(name, [self], |d| {
+            use crate::cuda::launch::reduce::ReduceOp;
+            let op = if all { ReduceOp::All } else { ReduceOp::Any };
+            crate::cuda::ops::reduce::reduce(&d, self, &rd, keepdim, op, DType::Bool)
+        });
+        if let Some(out) = gpu {
+            return out?.to_dtype_raw(if self.dtype() == DType::U8 {
+                DType::U8
+            } else {
+                DType::Bool
+            });
+        }
         let b = self.to_dtype_raw(DType::Bool)?;
         let rows = to_rows(&b, &rd)?;
         let out = self.reduce_out(&rows, keepdim, DType::Bool)?;
@@ -525,14 +538,9 @@ impl Tensor {
         })
     }
 
-    /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
-    pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        let rd = reduce_dims("prod", dims, self.ndim())?;
-        if self.dtype().is_complex() {
-            return self.complex_prod(&rd, keepdim);
-        }
-        let (out_dt, cd) = accum_dtypes(self.dtype());
-        let rows = to_rows(&self.to_dtype_raw(cd)?, &rd)?;
+    /// The host product of `self` (cast to `cd`) over `rd`.
+    fn prod_host(&self, rd: &[usize], keepdim: bool, cd: DType) -> Result<Tensor> {
+        let rows = to_rows(&self.to_dtype_raw(cd)?, rd)?;
         let out = self.reduce_out(&rows, keepdim, cd)?;
         match cd {
             DType::F32 => per_row::<f32, f32>(
@@ -551,6 +559,25 @@ impl Tensor {
                 |r: &[i64]| r.iter().fold(1i64, |a, &b| a.wrapping_mul(b)),
             ),
         }
+        Ok(out)
+    }
+
+    /// `prod(dims)`; the gradient handles zeros by the product of the other elements.
+    pub fn prod_dims(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let rd = reduce_dims("prod", dims, self.ndim())?;
+        if self.dtype().is_complex() {
+            return self.complex_prod(&rd, keepdim);
+        }
+        let (out_dt, cd) = accum_dtypes(self.dtype());
+        let gpu: Option<Result<Tensor>> = crate::cuda_forward!("prod", [self], |d| {
+            use crate::cuda::launch::reduce::ReduceOp;
+            let src = self.to_dtype_raw(cd)?;
+            crate::cuda::ops::reduce::reduce(&d, &src, &rd, keepdim, ReduceOp::Prod, cd)
+        });
+        let out = match gpu {
+            Some(out) => out?,
+            None => self.prod_host(&rd, keepdim, cd)?,
+        };
         let out = out.to_dtype_raw(out_dt)?;
         let in_shape = self.shape().to_vec();
         Ok(record(

@@ -10,6 +10,13 @@ fn scan(x: &Tensor, dim: usize, prod: bool) -> Result<Tensor> {
     if x.ndim() == 0 {
         return x.copy_as(out_dt);
     }
+    let name = if prod { "cumprod" } else { "cumsum" };
+    let gpu: Option<Result<Tensor>> = crate::cuda_forward!(name, [x], |d| {
+        crate::cuda::ops::scan::scan(&d, x, dim, prod)
+    });
+    if let Some(out) = gpu {
+        return out?.to_dtype_raw(out_dt);
+    }
     // PyTorch runs float32 scans in double (its CPU accumulate type): 1e8 + 1 + 1 ... keeps
     // the ones, and 1e30 * 1e30 * 1e-30 is 1e30, not inf.
     let cd = if cd == DType::F32 && out_dt == DType::F32 {
@@ -212,7 +219,13 @@ impl Tensor {
             ));
         }
         self.refuse_complex(&format!("{name}_cpu"))?;
-        let idx = running_extreme_index(self, d, is_max)?;
+        let idx = if self.device() == crate::Device::Cpu {
+            running_extreme_index(self, d, is_max)?
+        } else {
+            // The indices are found on the host; the values are a gather on the device.
+            let host = self.detach().to_device(crate::Device::Cpu)?;
+            running_extreme_index(&host, d, is_max)?.to_device(self.device())?
+        };
         if self.ndim() == 0 {
             return Ok((self.clone_tensor()?, idx));
         }
@@ -235,6 +248,9 @@ impl Tensor {
         let d = wrap_dim("logcumsumexp", dim, self.ndim())?;
         if self.ndim() == 0 || self.numel() == 0 {
             return self.mul_scalar(Scalar::Float(1.0));
+        }
+        if self.device() != crate::Device::Cpu {
+            return self.through_host(|h| h.logcumsumexp(dim));
         }
         // PyTorch's running scan, in f64 (its CPU accumulator for float32 too): each step is
         // log1p(exp(min - max)) + max of the new element and the running value, from -inf. (A

@@ -32,7 +32,10 @@ impl Tensor {
         // PyTorch's CPU var takes a plain two-pass route when the result is one float32/64
         // value (its mean may overflow to inf there) and Welford's otherwise.
         let one_output = mu.numel() == 1 && matches!(self.dtype(), DType::F32 | DType::F64);
-        let overflowed = x.numel() > 0 && mu.to_vec::<f64>().iter().any(|m| m.is_infinite());
+        // (Checked on the host only: on a GPU it would cost a sync per call.)
+        let overflowed = x.device() == crate::Device::Cpu
+            && x.numel() > 0
+            && mu.to_vec::<f64>().iter().any(|m| m.is_infinite());
         if one_output || !overflowed {
             let d = x.sub(&mu)?;
             let ss = d.mul(&d)?.sum_dims(dims, keepdim)?;

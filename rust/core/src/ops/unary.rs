@@ -4,7 +4,7 @@ use crate::autograd::{is_grad_enabled, record};
 use crate::cpu::math::Float;
 use crate::cpu::parallel::{map, map_op, zip_op, ElemFn, ElemFn2, Src};
 use crate::cpu::vec_math;
-use crate::{bail, DType, Result, Scalar, Tensor};
+use crate::{bail, DType, Device, Result, Scalar, Tensor};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnaryOp {
@@ -132,10 +132,21 @@ impl UnaryOp {
 
 /// `g * f'(v)` in one pass (`v` is the op's input or output, as `k` expects), for backward
 /// passes that build no graph; float32 takes the vector kernel `vk` where there is one.
-fn fused_grad<K>(g: &Tensor, v: &Tensor, k: K, vk: Option<vec_math::Grad>) -> Result<Tensor>
+fn fused_grad<K>(
+    op: UnaryOp,
+    g: &Tensor,
+    v: &Tensor,
+    k: K,
+    vk: Option<vec_math::Grad>,
+) -> Result<Tensor>
 where
     K: ElemFn2<f32, f32, f32> + ElemFn2<f64, f64, f64>,
 {
+    if let Some(out) = crate::cuda_forward!(op.name(), [g, v], |d| {
+        crate::cuda::ops::elementwise::unary_backward(&d, op, g, v)
+    }) {
+        return out;
+    }
     let dt = v.dtype();
     let cd = if dt == DType::F64 {
         DType::F64
@@ -423,13 +434,17 @@ impl Tensor {
                     }
                 };
                 // Without a graph to build, the common activations take one fused pass.
-                let fused = !is_grad_enabled() && g.shape() == x.shape();
+                // (On a GPU: the ops with a fused backward kernel.)
+                let fused = !is_grad_enabled()
+                    && g.shape() == x.shape()
+                    && (x.device() == Device::Cpu
+                        || matches!(op, Relu | Gelu | Silu | Tanh | Sigmoid));
                 let gx = match op {
                     Neg => g.neg()?,
                     Abs => g.mul(&x.sign()?)?,
                     Sign | Floor | Ceil | Round | Trunc => g.zeros_like()?,
                     Frac => g.clone(),
-                    Relu if fused => fused_grad(g, x, ReluGradTimes, None)?,
+                    Relu if fused => fused_grad(op, g, x, ReluGradTimes, None)?,
                     // threshold_backward's rule, as the fused pass: blocked only where x <= 0.
                     Relu => {
                         let blocked = x.binary_scalar(crate::ops::binary::BinaryOp::Le, f(0.0))?;
@@ -454,14 +469,16 @@ impl Tensor {
                     Atan => g.div(&x.mul(x)?.add_scalar(f(1.0))?)?,
                     Sinh => g.mul(&x.unary(Cosh)?)?,
                     Cosh => g.mul(&x.unary(Sinh)?)?,
-                    Tanh if fused => fused_grad(g, &s[1], TanhGradTimes, None)?,
+                    Tanh if fused => fused_grad(op, g, &s[1], TanhGradTimes, None)?,
                     Tanh => g.mul(&y()?.pow_scalar(f(2.0))?.neg()?.add_scalar(f(1.0))?)?,
-                    Sigmoid if fused => fused_grad(g, &s[1], SigmoidGradTimes, None)?,
+                    Sigmoid if fused => fused_grad(op, g, &s[1], SigmoidGradTimes, None)?,
                     Sigmoid => {
                         let y = y()?;
                         g.mul(&y.mul(&y.neg()?.add_scalar(f(1.0))?)?)?
                     }
-                    Gelu if fused => fused_grad(g, x, GeluGradTimes, Some(vec_math::Grad::Gelu))?,
+                    Gelu if fused => {
+                        fused_grad(op, g, x, GeluGradTimes, Some(vec_math::Grad::Gelu))?
+                    }
                     Gelu => {
                         // d/dx x*Phi(x) = Phi(x) + x*phi(x)
                         let cdf = x
@@ -477,7 +494,7 @@ impl Tensor {
                         g.mul(&cdf.add(&x.mul(&pdf)?)?)?
                     }
                     GeluTanh if fused => {
-                        fused_grad(g, x, GeluTanhGradTimes, Some(vec_math::Grad::GeluTanh))?
+                        fused_grad(op, g, x, GeluTanhGradTimes, Some(vec_math::Grad::GeluTanh))?
                     }
                     GeluTanh => {
                         let x2 = x.mul(x)?;
@@ -496,7 +513,9 @@ impl Tensor {
                             .add(&x.mul(&sech2)?.mul(&dinner)?.mul_scalar(f(0.5))?)?;
                         g.mul(&d)?
                     }
-                    Silu if fused => fused_grad(g, x, SiluGradTimes, Some(vec_math::Grad::Silu))?,
+                    Silu if fused => {
+                        fused_grad(op, g, x, SiluGradTimes, Some(vec_math::Grad::Silu))?
+                    }
                     Silu => {
                         let sg = x.sigmoid()?;
                         let d =

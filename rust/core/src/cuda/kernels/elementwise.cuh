@@ -138,4 +138,28 @@ __device__ __forceinline__ i64 ft_offset(const Strided& s, i64 i) {
     return strided_offset(s, i);
 }
 
+// Dense views (one dimension of stride 1: launchers merge contiguous views into one) take a
+// loop that keeps FT_ILP elements in flight per thread: one load at a time leaves the memory
+// pipeline half empty. Launchers size the grid for it (launch/mod.rs `grid_for`).
+#define FT_ILP 4
+__device__ __forceinline__ bool ft_dense(const Strided& s) { return s.ndim == 1 && s.strides[0] == 1; }
+
+// for (each group of FT_ILP indices i0 + k * step this thread owns) { body(k, i) ... }: the
+// body runs twice per group, first to load (LOAD) and then to compute and store (STORE).
+#define FT_ILP_LOOP(n, LOAD, STORE)                                                           \
+    {                                                                                          \
+        const i64 step_ = (i64)blockDim.x * gridDim.x;                                         \
+        for (i64 i0_ = (i64)blockIdx.x * blockDim.x + threadIdx.x; i0_ < (n);                  \
+             i0_ += FT_ILP * step_) {                                                          \
+            _Pragma("unroll") for (int k = 0; k < FT_ILP; ++k) {                               \
+                const i64 i = i0_ + k * step_;                                                 \
+                if (i < (n)) { LOAD }                                                          \
+            }                                                                                  \
+            _Pragma("unroll") for (int k = 0; k < FT_ILP; ++k) {                               \
+                const i64 i = i0_ + k * step_;                                                 \
+                if (i < (n)) { STORE }                                                         \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
 template <typename T> __device__ __forceinline__ bool ft_isnan(T v) { return v != v; }

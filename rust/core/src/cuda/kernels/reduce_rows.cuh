@@ -14,7 +14,25 @@ __device__ void reduce_rows(Op op, const typename Op::In* src, const Strided& ou
         S s = op.init();
         if (o < n_out) {
             const i64 ob = strided_offset(outer, o);
-            for (i64 j = tx; j < n_inner; j += W) s = op.step(s, src[ob + strided_offset(inner, j)], j);
+            if (inner.ndim == 1) {
+                // One reduced run (the common case, dims merged by the launcher): no index
+                // division per element, and four loads issued before they are combined (in
+                // the same order as the plain loop).
+                const typename Op::In* p = src + ob;
+                const i64 st = inner.strides[0];
+                i64 j = tx;
+                for (; j + 3 * W < n_inner; j += 4 * W) {
+                    const typename Op::In v0 = p[j * st], v1 = p[(j + W) * st];
+                    const typename Op::In v2 = p[(j + 2 * W) * st], v3 = p[(j + 3 * W) * st];
+                    s = op.step(s, v0, j);
+                    s = op.step(s, v1, j + W);
+                    s = op.step(s, v2, j + 2 * W);
+                    s = op.step(s, v3, j + 3 * W);
+                }
+                for (; j < n_inner; j += W) s = op.step(s, p[j * st], j);
+            } else {
+                for (i64 j = tx; j < n_inner; j += W) s = op.step(s, src[ob + strided_offset(inner, j)], j);
+            }
         }
         sh[me] = s;
         __syncthreads();

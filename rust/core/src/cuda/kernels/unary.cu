@@ -119,6 +119,19 @@ __device__ __forceinline__ i64 int_op(int op, i64 x) {
 template <typename T>
 __device__ __forceinline__ void unary_impl(int op, const T* __restrict__ x, const Strided& xv,
                                            T* __restrict__ y, i64 n) {
+    if (ft_dense(xv)) {
+        const T* __restrict__ px = x + xv.offset;
+        T xs[FT_ILP];
+        FT_ILP_LOOP(n, xs[k] = px[i];, {
+            typename Cmp<T>::type v = ld<T>(xs[k]);
+            if constexpr (Kind<T>::value == 0) {
+                y[i] = st<T>(float_op(op, v));
+            } else {
+                y[i] = st<T>(int_op(op, v));
+            }
+        });
+        return;
+    }
     FT_KERNEL_LOOP(i, n) {
         typename Cmp<T>::type v = ld<T>(x[ft_offset(xv, i)]);
         if constexpr (Kind<T>::value == 0) {

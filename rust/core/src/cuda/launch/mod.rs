@@ -89,7 +89,11 @@ pub fn suffix(dt: DType) -> &'static str {
 
 /// A 1-D grid for `n` elements: 256 threads a block, capped so grid-stride loops cover the rest.
 pub fn grid_for(n: usize) -> LaunchConfig {
-    let blocks = n.div_ceil(256).clamp(1, 65_535 * 8) as u32;
+    // Large launches get a quarter of the blocks: the dense elementwise loops keep four
+    // elements in flight per thread (FT_ILP in elementwise.cuh); grid-stride loops cover
+    // the rest either way.
+    let per_block = if n >= 1 << 20 { 256 * 4 } else { 256 };
+    let blocks = n.div_ceil(per_block).clamp(1, 65_535 * 8) as u32;
     LaunchConfig {
         grid_dim: (blocks, 1, 1),
         block_dim: (256, 1, 1),

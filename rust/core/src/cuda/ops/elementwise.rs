@@ -30,6 +30,38 @@ pub fn unary(dev: &Arc<DeviceState>, op: UnaryOp, x: &Tensor) -> Result<Tensor> 
     Ok(out)
 }
 
+/// The fused gradient `g * f'(v)` of relu, gelu, silu (v = x) and tanh, sigmoid (v = y):
+/// one pass instead of the composed ops (the backward when no graph is being built).
+pub fn unary_backward(
+    dev: &Arc<DeviceState>,
+    op: UnaryOp,
+    g: &Tensor,
+    v: &Tensor,
+) -> Result<Tensor> {
+    let dt = v.dtype();
+    let v = v.contiguous_copy_if_needed()?;
+    let g = if g.dtype() == dt {
+        g.contiguous_copy_if_needed()?
+    } else {
+        copy_as(dev, g, dt)?
+    };
+    let out = empty(dev, v.shape(), dt)?;
+    let stream = dev.streams.current()?;
+    with_context(dev, || {
+        lu::unary_backward(
+            dev.as_ref(),
+            &stream,
+            op,
+            dt,
+            super::first_element(&g)?,
+            super::first_element(&v)?,
+            base(&out)?,
+            v.numel(),
+        )
+    })?;
+    Ok(out)
+}
+
 /// `t` viewed over `shape` with stride 0 on broadcast dims, cast to `dt` first when needed.
 pub(super) fn operand(
     dev: &Arc<DeviceState>,

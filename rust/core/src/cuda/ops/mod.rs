@@ -13,6 +13,7 @@ pub mod pool;
 pub mod random;
 pub mod reduce;
 pub mod rows;
+pub mod scan;
 pub mod scatter;
 pub mod select;
 
@@ -45,6 +46,34 @@ pub fn zeros(dev: &Arc<DeviceState>, shape: &[usize], dtype: DType) -> Result<Te
             )
         })?;
     }
+    Ok(t)
+}
+
+/// A contiguous tensor on `dev` with every element `value` (as the CPU's `Tensor::full`
+/// converts it); zero is a memset.
+pub fn full(
+    dev: &Arc<DeviceState>,
+    shape: &[usize],
+    value: crate::Scalar,
+    dtype: DType,
+) -> Result<Tensor> {
+    if matches!(value, crate::Scalar::Int(0) | crate::Scalar::Bool(false)) {
+        return zeros(dev, shape, dtype);
+    }
+    let t = empty(dev, shape, dtype)?;
+    let view = crate::cuda::launch::Strided::of(t.layout(), "full")?;
+    let stream = dev.streams.current()?;
+    crate::cuda::runtime::with_context(dev, || {
+        crate::cuda::launch::fill::fill(
+            dev.as_ref(),
+            &stream,
+            base(&t)?,
+            &view,
+            dtype,
+            value,
+            t.numel(),
+        )
+    })?;
     Ok(t)
 }
 
