@@ -336,6 +336,24 @@ mod tests {
         off
     }
 
+    /// One launch of the sum kernel, on the host.
+    fn sums(
+        src: &[f64],
+        outer: &Strided,
+        inner: &Strided,
+        n_out: usize,
+        n_inner: usize,
+    ) -> Vec<f64> {
+        (0..n_out as i64)
+            .map(|o| {
+                let ob = offset(outer, o);
+                (0..n_inner as i64)
+                    .map(|j| src[(ob + offset(inner, j)) as usize])
+                    .sum()
+            })
+            .collect()
+    }
+
     /// Runs the planned passes of a sum on the host and compares each output with the sum
     /// taken directly: every input element is counted once, in the right output.
     fn check(t: &Tensor, dims: &[usize]) {
@@ -350,27 +368,13 @@ mod tests {
         let mut out = vec![f64::NAN; sp.n_out];
         for p in parts.passes(t.offset(), sp.n_out, ReduceOp::Sum).unwrap() {
             let src = if p.from_input { &storage } else { &partial };
-            let sums: Vec<f64> = (0..p.n_out as i64)
-                .map(|o| {
-                    let ob = offset(&p.outer, o);
-                    (0..p.n_inner as i64)
-                        .map(|j| src[(ob + offset(&p.inner, j)) as usize])
-                        .sum()
-                })
-                .collect();
+            let sums = sums(src, &p.outer, &p.inner, p.n_out, p.n_inner);
             match p.dst_at {
                 Some(at) => partial[at..at + sums.len()].copy_from_slice(&sums),
                 None => out.copy_from_slice(&sums),
             }
         }
-        let direct: Vec<f64> = (0..sp.n_out as i64)
-            .map(|o| {
-                let ob = offset(&sp.outer, o);
-                (0..sp.n_inner as i64)
-                    .map(|j| storage[(ob + offset(&sp.inner, j)) as usize])
-                    .sum()
-            })
-            .collect();
+        let direct = sums(&storage, &sp.outer, &sp.inner, sp.n_out, sp.n_inner);
         assert_eq!(out, direct, "dims {dims:?} of {:?}", t.shape());
     }
 
