@@ -45,8 +45,8 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # subtracts that mean); ours adds 4096-element blocks in float64 (a block whose lanes
         # overflowed again in float64) and rescales a float64 sum that overflowed.
         return "pytorch float32 sum overflow"
-    if case["op"] in ("corrcoef", "cov") and ins and ins[0].get("layout") == "expanded" and ins[0]["dtype"] == "float32" and len(ins[0]["shape"]) and ins[0].get("expand_dim") == len(ins[0]["shape"]) - 1:
-        # Rows of one repeated value: PyTorch's float32 sum of the row rounds (7 x v is not 7v),
+    if case["op"] in ("corrcoef", "cov") and ins and ins[0].get("layout") == "expanded" and ins[0]["dtype"] in ("float32", "complex64") and len(ins[0]["shape"]) and ins[0].get("expand_dim") == len(ins[0]["shape"]) - 1:
+        # Rows of one repeated value: PyTorch's float32 (and complex64) sum of the row rounds (7 x v is not 7v),
         # so its variance is rounding noise and the correlation 1, where ours sums exactly
         # (variance 0, correlation NaN). Which one comes out depends on the summation order.
         return "float32 mean of a constant row"

@@ -409,8 +409,9 @@ ADDED = [
     # Integration and differences.
     FuzzOp("trapezoid", lambda L, y, d: L.trapezoid(y, dim=d), args=("dim",)),
     FuzzOp("trapezoid_dx", lambda L, y, dx, d: L.trapezoid(y, dx=dx, dim=d), args=("float", "dim")),
-    FuzzOp("trapezoid_x", lambda L, y, x, d: L.trapezoid(y, x, dim=d), inputs=("x", "y"), args=("dim",)),
-    FuzzOp("trapz", lambda L, y, x: L.trapz(y, x), inputs=("x", "y")),
+    # With sample points: a sum of products (x[i+1] - x[i]) * (y[i+1] + y[i]), near-0 results are rounding noise.
+    FuzzOp("trapezoid_x", lambda L, y, x, d: L.trapezoid(y, x, dim=d), inputs=("x", "y"), args=("dim",), cancels=True),
+    FuzzOp("trapz", lambda L, y, x: L.trapz(y, x), inputs=("x", "y"), cancels=True),
     FuzzOp("cumulative_trapezoid", lambda L, y, d: L.cumulative_trapezoid(y, dim=d), args=("dim",)),
     FuzzOp("cumulative_trapezoid_x", lambda L, y, x, d: L.cumulative_trapezoid(y, x, dim=d), inputs=("x", "y"), args=("dim",)),
     FuzzOp("gradient", lambda L, x, d, e: L.gradient(x, dim=d, edge_order=e), args=("dim", "k")),

@@ -467,16 +467,17 @@ impl Tensor {
 
     /// `unflatten(dim, sizes)`.
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
-        if self.ndim() == 0 {
-            // An out-of-range dim is an IndexError first; any other dim has nothing to split.
-            wrap_dim("unflatten", dim, 0)?;
-            bail!(
-                Runtime,
-                "unflatten: Dimension specified as {dim} but tensor has no dimensions"
-            );
-        }
+        // PyTorch checks the sizes before the dim, a 0-d input's included.
         if sizes.is_empty() {
             bail!(Runtime, "unflatten: sizes must be non-empty");
+        }
+        if self.ndim() == 0 {
+            // An out-of-range dim is an IndexError first; any other dim has nothing to split.
+            let d = wrap_dim("unflatten", dim, 0)?;
+            bail!(
+                Runtime,
+                "unflatten: Dimension specified as {d} but tensor has no dimensions"
+            );
         }
         let d = wrap_dim("unflatten", dim, self.ndim())?;
         let inner = infer_shape("unflatten", sizes, self.shape()[d])?;
