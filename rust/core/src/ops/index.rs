@@ -157,10 +157,11 @@ impl Tensor {
             // A 0-d mask adds a dim of size 1 (True) or 0 (False); handled by the caller as a column.
             return Ok(vec![]);
         }
+        // Found on the host (a device mask is copied over); the indices live with the mask.
         cols.into_iter()
             .map(|c| {
                 let n = c.len();
-                Tensor::from_vec(c, &[n])
+                Tensor::from_vec(c, &[n])?.to_device(self.device())
             })
             .collect()
     }
@@ -171,7 +172,7 @@ impl Tensor {
         let cols = b.nonzero_columns()?;
         if cols.is_empty() {
             let n = b.try_to_vec::<bool>()?.iter().filter(|&&v| v).count();
-            return Tensor::from_vec(Vec::<i64>::new(), &[n, 0]);
+            return Tensor::from_vec(Vec::<i64>::new(), &[n, 0])?.to_device(self.device());
         }
         let stacked = Tensor::stack(&cols, 1)?;
         Ok(stacked.detach())

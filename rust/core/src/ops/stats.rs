@@ -145,7 +145,17 @@ impl Tensor {
         let d = wrap_dim("sort", dim, self.ndim())?;
         self.refuse_complex_order("Sort does not support complex dtypes on CPU")?;
         if self.ndim() == 0 {
-            return Ok((self.clone(), Tensor::zeros(&[], DType::I64)?));
+            return Ok((
+                self.clone(),
+                Tensor::full_on(&[], Scalar::Int(0), DType::I64, self.device())?,
+            ));
+        }
+        if self.device() != crate::Device::Cpu {
+            // No device sort kernel yet: the order is found on a host copy (one round trip),
+            // the values are gathered on the device, so the gradient stays there.
+            let host = self.detach().to_device(crate::Device::Cpu)?;
+            let idx = host.sort(dim, descending)?.1.to_device(self.device())?;
+            return Ok((self.gather(d as i64, &idx)?, idx));
         }
         let rows = to_rows(&self.detach(), &[d])?;
         let n = rows.inner;
