@@ -45,15 +45,16 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # subtracts that mean); ours adds 4096-element blocks in float64 (a block whose lanes
         # overflowed again in float64) and rescales a float64 sum that overflowed.
         return "pytorch float32 sum overflow"
-    if case["op"] in ("corrcoef", "cov") and ins and ins[0].get("layout") == "expanded" and ins[0]["dtype"] in ("float32", "complex64") and len(ins[0]["shape"]) and ins[0].get("expand_dim") == len(ins[0]["shape"]) - 1:
-        # Rows of one repeated value: PyTorch's float32 (and complex64) sum of the row rounds (7 x v is not 7v),
+    if case["op"] in ("corrcoef", "cov") and ins and ins[0].get("layout") == "expanded" and ins[0]["dtype"] in ("float32", "float64", "complex64", "complex128") and len(ins[0]["shape"]) and ins[0].get("expand_dim") == len(ins[0]["shape"]) - 1:
+        # Rows of one repeated value: PyTorch's sum of the row rounds (7 x v is not 7v; seen in float32,
+        # complex64 and complex128),
         # so its variance is rounding noise and the correlation 1, where ours sums exactly
         # (variance 0, correlation NaN). Which one comes out depends on the summation order.
-        return "float32 mean of a constant row"
+        return "mean of a constant row"
     if case["op"].startswith(("table.std", "table.var")) and ins and ins[0].get("layout") == "expanded" and ins[0]["dtype"] == "float32" and _reduces_dim(case, ins[0].get("expand_dim")):
         # The same float32 constant along the reduced dim: PyTorch's float32 mean of it rounds
         # (3 x v / 3 is not v), so its deviation is rounding noise (2e-7) where ours is 0.
-        return "float32 mean of a constant row"
+        return "mean of a constant row"
     if "loss" in case["op"] and case["args"] and case["args"][-1] in (1, 2) and any(s.get("values") == "extreme" and s["dtype"] in ("float32",) + HALF for s in case["inputs"]):
         # A mean or sum reduction of losses near the float range: the same partial-sum
         # overflow as above (PyTorch's float32 sum of [1.9e38, -2.9e38, ...] is NaN).
