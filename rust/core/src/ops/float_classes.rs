@@ -126,3 +126,42 @@ fn max_of<T: Element>() -> f64 {
         _ => f64::MAX,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparison forms (the GPU's route) agree with the host loops on every test, on
+    /// floats with NaN and both infinities, on integers and on bools.
+    #[test]
+    fn comparisons_classify_as_the_host_loops() {
+        let specials = [0.0, -1.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3e38];
+        let mut inputs = vec![];
+        for dt in [DType::F32, DType::F64, DType::F16, DType::BF16] {
+            inputs.push(
+                Tensor::from_vec(specials.to_vec(), &[6])
+                    .unwrap()
+                    .to_dtype(dt)
+                    .unwrap(),
+            );
+        }
+        inputs.push(Tensor::from_vec(vec![0i64, -3, 7], &[3]).unwrap());
+        inputs.push(Tensor::from_vec(vec![true, false], &[2]).unwrap());
+        type Test = fn(f64) -> bool;
+        let tests: [(&str, Test); 5] = [
+            ("isnan", f64::is_nan),
+            ("isinf", f64::is_infinite),
+            ("isfinite", f64::is_finite),
+            ("isposinf", |x| x == f64::INFINITY),
+            ("isneginf", |x| x == f64::NEG_INFINITY),
+        ];
+        for x in &inputs {
+            for (op, test) in tests {
+                let host = x.float_test(op, test).unwrap().to_vec::<bool>();
+                let cmp = x.float_test_by_comparison(op).unwrap();
+                assert_eq!(cmp.dtype(), DType::Bool, "{op} {:?}", x.dtype());
+                assert_eq!(cmp.to_vec::<bool>(), host, "{op} {:?}", x.dtype());
+            }
+        }
+    }
+}
