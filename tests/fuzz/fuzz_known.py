@@ -29,6 +29,11 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
     args = case.get("args", [])
     ins = case["inputs"]
     dtypes = {s["dtype"] for s in case["inputs"]}
+    if case["op"] == "arange" and len(args) == 3 and all(isinstance(a, (int, float)) for a in args) and args[2]:
+        # Not a difference: the 70M-element arange(0.001, 70000, 0.001) of seed 134 agrees, but
+        # comparing it takes the harness 33 s (60 s under load, its per-case limit).
+        if abs((args[1] - args[0]) / args[2]) > 1e7:
+            return "harness: too many elements to compare in time"
     if any(isinstance(a, dict) and "complex" in a for a in args) and dtypes & set(HALF):
         # A complex Python scalar with a half tensor gives complex32 (or an error for bfloat16)
         # in PyTorch; ferrotorch has no complex32 and computes in complex64.
@@ -85,6 +90,11 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # Complex products of infinite parts: BLAS's complex multiply-adds and ours (four real
         # products) meet inf - inf at different points (NaN in one, +-inf in the other).
         return "complex products of infinities: accumulation order"
+    if case["op"] == "table.cumprod" and any(s.get("values") == "extreme" and "complex" in s["dtype"] for s in ins):
+        # Running complex products that overflow: once a part is inf, later products meet
+        # inf - inf, and where NaN appears follows the order of the four real products in each
+        # library's complex multiply (seed 134; which step differs first was not established).
+        return "complex running products past the range"
     if case["op"] in ("table.prod", "prod_all") and any(s.get("values") == "special" and "complex" in s["dtype"] for s in ins):
         # Complex products of infinite parts: PyTorch's vectorized reduction (8 or more
         # columns) multiplies partial products of row groups, ours runs down each column:
@@ -249,6 +259,11 @@ def excluded(case: Dict[str, Any]) -> Optional[str]:
         # term and partial sum to the half type (terms of 5e4 cancelling to -35 where the
         # float32 sum is -30.5).
         return "half interpolation of values near the range"
+    if case["op"] in ("torch.grid_sampler", "F.grid_sample") and ins and ins[0].get("values") == "extreme" and args and args[0] in (0, "bilinear", 2, "bicubic"):
+        # Interpolating values near the range of both signs: the weighted terms (~1e300) cancel
+        # to a far smaller result, whose error is the terms' rounding (seed 135: 4e292 apart),
+        # and each library forms the weights and adds the terms in its own order.
+        return "interpolation of values near the range cancels"
     if case["op"] == "torch.grid_sampler" and any(not 0 <= a <= 2 for a in args):
         # PyTorch casts any int to its mode enums unchecked (undefined); ours refuses it.
         return "pytorch grid_sampler unchecked mode enum"

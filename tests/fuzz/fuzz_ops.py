@@ -252,7 +252,7 @@ GENERIC = [
     FuzzOp("F.dropout_eval", lambda L, x: _F(L).dropout(x, 0.5, training=False)),
     FuzzOp("F.mse_loss", lambda L, x, y: _F(L).mse_loss(x, y), inputs=("x", "y")),
     FuzzOp("F.l1_loss", lambda L, x, y: _F(L).l1_loss(x, y), inputs=("x", "y")),
-    FuzzOp("F.cosine_similarity", lambda L, x, y, d: _F(L).cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True),
+    FuzzOp("F.cosine_similarity", lambda L, x, y, d: _F(L).cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True, cancels=True),
     FuzzOp("F.cross_entropy", lambda L, x, i: _F(L).cross_entropy(x, i.flatten()[: x.shape[0]] if x.dim() else i), inputs=("x", "idx1")),
     FuzzOp("F.max_pool1d", lambda L, x, k: _F(L).max_pool1d(x, k), args=("k",)),
     FuzzOp("F.avg_pool1d", lambda L, x, k: _F(L).avg_pool1d(x, k), args=("k",)),
@@ -447,14 +447,15 @@ ADDED = [
     FuzzOp("torch.margin_ranking_loss", lambda L, x, y, z: L.margin_ranking_loss(x, y, z, 0.5, 1), inputs=("x", "y", "y")),
     FuzzOp("torch.pairwise_distance", lambda L, x, y, p: L.pairwise_distance(x, y, p), inputs=("x", "y"), args=("p",)),
     FuzzOp("torch.pdist", lambda L, x, p: L.pdist(x, p), args=("p",)),
-    FuzzOp("torch.cosine_similarity", lambda L, x, y, d: L.cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True),
+    FuzzOp("torch.cosine_similarity", lambda L, x, y, d: L.cosine_similarity(x, y, d), inputs=("x", "y"), args=("dim",), per_input_precision=True, cancels=True),
     FuzzOp("torch.rms_norm", lambda L, x: L.rms_norm(x, x.shape[-1:])),
     FuzzOp("torch.rnn_tanh_cell", lambda L, x, h, w: L.rnn_tanh_cell(x, h, w, w.t() if w.dim() == 2 else w), inputs=("x", "x", "mat")),
     # Grid sampling.
     FuzzOp("F.affine_grid", lambda L, x, ac: _F(L).affine_grid(_theta(x, 2), [2, 1, 3, 2], align_corners=ac), args=("bool",), dtypes=FLOATS),
     FuzzOp("F.affine_grid_raw", lambda L, x, s: _F(L).affine_grid(x, s, align_corners=False), args=("size",), dtypes=FLOATS),
-    FuzzOp("F.grid_sample", lambda L, x, y, m, p, ac: _F(L).grid_sample(x, _grid(x, y), m, p, ac), inputs=("x", "y"), args=("gmode", "gpad", "bool"), dtypes=FLOATS),
-    FuzzOp("torch.grid_sampler", lambda L, x, y, m, p: L.grid_sampler(x, _grid(x, y), m, p, False), inputs=("x", "y"), args=("k", "k"), dtypes=FLOATS),
+    # Weighted sums of up to 16 samples (bicubic weights are negative too): near-0 results are rounding noise.
+    FuzzOp("F.grid_sample", lambda L, x, y, m, p, ac: _F(L).grid_sample(x, _grid(x, y), m, p, ac), inputs=("x", "y"), args=("gmode", "gpad", "bool"), dtypes=FLOATS, cancels=True),
+    FuzzOp("torch.grid_sampler", lambda L, x, y, m, p: L.grid_sampler(x, _grid(x, y), m, p, False), inputs=("x", "y"), args=("k", "k"), dtypes=FLOATS, cancels=True),
 ]
 
 

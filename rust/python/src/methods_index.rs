@@ -175,20 +175,12 @@ impl PyTensor {
         // An int beyond int64 fails as Python unpacks it, before any index is looked at.
         let unpackable = !value.is_instance_of::<PyInt>() || value.extract::<i64>().is_ok();
         if has_advanced {
-            // Only the count of indexed dims is checked before the value.
+            // Only the count of indexed dims (and a mask's shape) is checked before the value.
             let v = value_tensor(value, &self.t).map_err(|e| {
-                if !unpackable {
-                    return e;
-                }
-                if specified_dims(key) > self.t.ndim() {
-                    return PyIndexError::new_err(format!(
-                        "too many indices for tensor of dimension {}",
-                        self.t.ndim()
-                    ));
-                }
-                match parsed.as_ref() {
-                    Ok(items) => mask_shape_error_first(&self.t, items, e),
-                    Err(_) => e,
+                if unpackable {
+                    index_error_first(&self.t, key, parsed.as_deref().ok(), e)
+                } else {
+                    e
                 }
             })?;
             let items = parsed?;
@@ -200,7 +192,7 @@ impl PyTensor {
                 if let Ok(Some(s)) = extract_scalar(value) {
                     ferrotorch::scalar_range::check_fits("__setitem__", s, self.t.dtype())
                         .py()
-                        .map_err(|e| mask_shape_error_first(&self.t, &items, e))?;
+                        .map_err(|e| index_error_first(&self.t, key, Some(&items), e))?;
                 }
             }
             if v.numel() == 1 && is_lone_byte_mask(&items) {
@@ -477,6 +469,26 @@ fn index_dtype_first(index: &Tensor) -> PyResult<()> {
 
 /// The dims an index expression names, counted as PyTorch does before it converts a value:
 /// a bool/uint8 mask counts its dims, None, `...` and True/False none, anything else one.
+/// A value error of an advanced-index write, unless the index is wrong first: too many
+/// indexed dims, or a mask whose shape does not fit (PyTorch checks those before the value).
+fn index_error_first(
+    t: &Tensor,
+    key: &Bound<'_, PyAny>,
+    items: Option<&[TensorIndex]>,
+    e: PyErr,
+) -> PyErr {
+    if specified_dims(key) > t.ndim() {
+        return PyIndexError::new_err(format!(
+            "too many indices for tensor of dimension {}",
+            t.ndim()
+        ));
+    }
+    match items {
+        Some(items) => mask_shape_error_first(t, items, e),
+        None => e,
+    }
+}
+
 fn specified_dims(key: &Bound<'_, PyAny>) -> usize {
     let one = |k: &Bound<'_, PyAny>| -> usize {
         if let Ok(t) = k.cast::<PyTensor>() {
