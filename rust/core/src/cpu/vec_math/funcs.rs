@@ -20,6 +20,31 @@ fn poly<V: F32Vec, const N: usize>(x: V, c: [f32; N]) -> V {
     p
 }
 
+/// The same polynomial by Estrin's scheme: pairs combined with x, x^2, x^4, ... so the
+/// dependent chain is log2(N) multiply-adds instead of N. Used where it measured faster:
+/// the AVX2 kernels are bound by how many long chains fit in flight, not by arithmetic.
+#[inline(always)]
+fn poly_estrin<V: F32Vec, const N: usize>(x: V, c: [f32; N]) -> V {
+    // terms[i] is the coefficient of x^i (c is highest degree first).
+    let mut terms: [V; N] = [sp::<V>(0.0); N];
+    for (i, &k) in c.iter().rev().enumerate() {
+        terms[i] = sp(k);
+    }
+    let (mut len, mut xp) = (N, x);
+    while len > 1 {
+        let half = len / 2;
+        for i in 0..half {
+            terms[i] = terms[2 * i + 1].mul_add(xp, terms[2 * i]);
+        }
+        if len % 2 == 1 {
+            terms[half] = terms[len - 1];
+        }
+        len = half + len % 2;
+        xp = xp * xp;
+    }
+    terms[0]
+}
+
 const LN2_HI: f32 = 0.693_145_75;
 const LN2_LO: f32 = 1.428_606_8e-6;
 
@@ -185,6 +210,45 @@ fn lower_tail<V: F32Vec>(x: V) -> (V, V) {
     (q, xs)
 }
 
+/// Below this |x| the normal tail takes the short form `lower_tail_near`.
+const NEAR: f32 = 3.0;
+
+/// The lower normal tail for |x| < `NEAR` (the usual activations), q = 2^(H(a) - xs^2) with
+/// a = |x|, xs = a sqrt(log2(e) / 2) and H a degree-9 minimax fit of log2(q) + xs^2 on [0, 3]
+/// (4e-8; the result's error is exp2's and the exponent's rounding): no division and half of
+/// `lower_tail`'s dependent chain (Estrin's scheme), 1.3-1.5x faster. Returns q and xs as `lower_tail` does.
+#[inline(always)]
+fn lower_tail_near<V: F32Vec>(a: V) -> (V, V) {
+    let h = poly_estrin(
+        a,
+        [
+            5.471_185_9e-7,
+            -9.829_241_2e-6,
+            7.544_855_9e-5,
+            -2.829_157_5e-4,
+            8.061_963_9e-6,
+            6.942_043_1e-3,
+            -5.244_280_0e-2,
+            0.262_128_74,
+            -1.151_104_6,
+            -1.0,
+        ],
+    );
+    let xs = a * sp(0.849_321_8);
+    (exp2(xs.neg_mul_add(xs, h)), xs)
+}
+
+/// `lower_tail_near` when every lane is near 0, else the full-range `lower_tail`.
+#[inline(always)]
+fn lower_tail_any<V: F32Vec>(x: V) -> (V, V) {
+    let a = x.abs();
+    if V::all(a.lt(sp(NEAR))) {
+        lower_tail_near(a)
+    } else {
+        lower_tail(x)
+    }
+}
+
 /// P(X <= x) from the lower tail q: q for x < 0, 1 - q for x >= 0.
 #[inline(always)]
 fn normal_cdf<V: F32Vec>(x: V, q: V) -> V {
@@ -194,14 +258,14 @@ fn normal_cdf<V: F32Vec>(x: V, q: V) -> V {
 /// The exact GELU, x P(X <= x).
 #[inline(always)]
 pub(super) fn gelu<V: F32Vec>(x: V) -> V {
-    let (q, _) = lower_tail(x);
+    let (q, _) = lower_tail_any(x);
     x * normal_cdf(x, q)
 }
 
 /// g * d/dx of the exact GELU: g (P(X <= x) + x phi(x)).
 #[inline(always)]
 pub(super) fn gelu_grad<V: F32Vec>(g: V, x: V) -> V {
-    let (q, xs) = lower_tail(x);
+    let (q, xs) = lower_tail_any(x);
     // phi(x) = e^(-x^2 / 2) / sqrt(2 pi) = 2^(-xs^2) / sqrt(2 pi).
     let pdf = exp2(xs.neg_mul_add(xs, sp(0.0)).at_least(-151.0)) * sp(0.398_942_3);
     g * x.mul_add(pdf, normal_cdf(x, q))

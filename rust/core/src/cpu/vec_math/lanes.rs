@@ -35,6 +35,8 @@ pub(super) trait F32Vec:
     fn ge(self, o: Self) -> Self::Mask;
     fn eq(self, o: Self) -> Self::Mask;
     fn is_nan(self) -> Self::Mask;
+    /// Whether every lane of `m` is set.
+    fn all(m: Self::Mask) -> bool;
     /// `a` in the lanes where `m` is set, else `b`.
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     /// `self * 2^n` for integral `n` in [-151, 129], with gradual underflow.
@@ -159,6 +161,10 @@ impl F32Vec for F32x16 {
         unsafe { _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0) }
     }
     #[inline(always)]
+    fn all(m: __mmask16) -> bool {
+        m == 0xffff
+    }
+    #[inline(always)]
     fn select(m: __mmask16, a: Self, b: Self) -> Self {
         unsafe { Self(_mm512_mask_blend_ps(m, b.0, a.0)) }
     }
@@ -268,6 +274,10 @@ impl F32Vec for F32x8 {
     #[inline(always)]
     fn is_nan(self) -> __m256 {
         unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, self.0) }
+    }
+    #[inline(always)]
+    fn all(m: __m256) -> bool {
+        unsafe { _mm256_movemask_ps(m) == 0xff }
     }
     #[inline(always)]
     fn select(m: __m256, a: Self, b: Self) -> Self {
