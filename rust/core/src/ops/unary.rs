@@ -47,6 +47,17 @@ pub enum UnaryOp {
 use UnaryOp::*;
 
 impl UnaryOp {
+    /// Whether the op has a one-pass fused backward (the CPU's `fused_grad`, the GPU's
+    /// `unary_backward` kernel), and if so whether that pass reads the op's input `x`
+    /// (true) or its output `y` (false).
+    pub fn fused_backward_takes_input(self) -> Option<bool> {
+        match self {
+            Relu | Gelu | Silu => Some(true),
+            Tanh | Sigmoid => Some(false),
+            _ => None,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Neg => "neg",
@@ -437,8 +448,7 @@ impl Tensor {
                 // (On a GPU: the ops with a fused backward kernel.)
                 let fused = !is_grad_enabled()
                     && g.shape() == x.shape()
-                    && (x.device() == Device::Cpu
-                        || matches!(op, Relu | Gelu | Silu | Tanh | Sigmoid));
+                    && (x.device() == Device::Cpu || op.fused_backward_takes_input().is_some());
                 let gx = match op {
                     Neg => g.neg()?,
                     Abs => g.mul(&x.sign()?)?,

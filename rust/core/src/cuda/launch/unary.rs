@@ -133,20 +133,9 @@ pub fn unary(
     Ok(())
 }
 
-/// The ops with a fused backward kernel (the CPU's `fused_grad` passes), and whether each
-/// takes the op's input `x` (true) or its output `y` (false).
-pub fn fused_backward_takes_input(op: UnaryOp) -> Option<bool> {
-    use UnaryOp::*;
-    match op {
-        Relu | Gelu | Silu => Some(true),
-        Tanh | Sigmoid => Some(false),
-        _ => None,
-    }
-}
-
 /// The kernel `unary_backward` runs.
 pub fn backward_kernel_name(op: UnaryOp, dt: DType) -> Result<String> {
-    if fused_backward_takes_input(op).is_none() {
+    if op.fused_backward_takes_input().is_none() {
         return Err(Error::runtime(format!(
             "{}: no fused CUDA backward (relu, gelu, silu, tanh and sigmoid have one)",
             op.name()
@@ -163,7 +152,7 @@ pub fn backward_kernel_name(op: UnaryOp, dt: DType) -> Result<String> {
 
 /// The fused gradient `dst = grad * f'(v)` of relu (v = x; the gradient passes unless
 /// x <= 0, so it passes at NaN), exact gelu (v = x), silu (v = x), tanh (v = y) and sigmoid
-/// (v = y); see `fused_backward_takes_input`. `grad`, `v` and `dst` are contiguous, pointers
+/// (v = y); see `UnaryOp::fused_backward_takes_input`. `grad`, `v` and `dst` are contiguous, pointers
 /// at element 0, `n` elements of the floating dtype `dtype` (half types compute in float32,
 /// as the CPU's `fused_grad`).
 #[allow(clippy::too_many_arguments)]

@@ -141,9 +141,6 @@ pub fn max_dim(
 /// (a full sum of 64M floats ran on one block), so the reduced elements are cut into `parts`
 /// runs reduced side by side into partial results, which a second launch combines.
 struct Parts {
-    /// Kept dims' shape and strides, then the reduced dims collapsed where contiguous.
-    keep: (Vec<usize>, Vec<usize>),
-    red: (Vec<usize>, Vec<usize>),
     parts: usize,
     /// Elements of the leading reduced dim in each part (the last `rem` go to an extra part).
     chunk: usize,
@@ -179,11 +176,10 @@ impl Parts {
             ReduceOp::CountNonzero => (DType::I64, ReduceOp::Sum),
             _ => return None,
         };
-        let (keep, (rs, rt)) = (sp.keep.clone(), sp.red.clone());
-        if keep.0.len() + 1 > crate::cuda::launch::MAX_DIMS {
+        if sp.keep.0.len() + 1 > crate::cuda::launch::MAX_DIMS {
             return None;
         }
-        let lead = rs[0];
+        let lead = sp.red.0[0];
         let rest = sp.n_inner / lead.max(1);
         let parts = (PARTS_TARGET / sp.n_out.max(1))
             .min(lead)
@@ -194,8 +190,6 @@ impl Parts {
         let chunk = lead / parts;
         debug_assert!(chunk * rest >= 1);
         Some(Parts {
-            keep,
-            red: (rs, rt),
             parts,
             chunk,
             rem: lead - parts * chunk,
@@ -204,11 +198,18 @@ impl Parts {
         })
     }
 
-    /// The launches, in order: the parts into the first rows of the partial results, the
-    /// remainder (if any) into the row after them, then the combine into the output.
-    fn passes(&self, offset: usize, n_out: usize, op: ReduceOp) -> Result<Vec<Pass>> {
-        let (ks, kt) = &self.keep;
-        let (rs, rt) = &self.red;
+    /// Rows of partial results: one per part, and one for the remainder if there is one.
+    fn rows(&self) -> usize {
+        self.parts + (self.rem > 0) as usize
+    }
+
+    /// The launches over `sp`'s kept and reduced dims, in order: the parts into the first rows
+    /// of the partial results, the remainder (if any) into the row after them, then the
+    /// combine into the output.
+    fn passes(&self, sp: &Split, offset: usize, op: ReduceOp) -> Result<Vec<Pass>> {
+        let n_out = sp.n_out;
+        let (ks, kt) = &sp.keep;
+        let (rs, rt) = &sp.red;
         let rest: usize = rs[1..].iter().product();
         let first = if op == ReduceOp::Mean {
             ReduceOp::Sum
@@ -246,7 +247,7 @@ impl Parts {
             });
         }
         // Then each output combines its column of partial results.
-        let rows = self.parts + (self.rem > 0) as usize;
+        let rows = self.rows();
         passes.push(Pass {
             op: self.combine,
             from_input: false,
@@ -267,10 +268,9 @@ impl Parts {
         out_dt: DType,
         sp: &Split,
     ) -> Result<Tensor> {
-        let rows = self.parts + (self.rem > 0) as usize;
-        let partial = empty(dev, &[rows, sp.n_out], self.partial_dt)?;
+        let partial = empty(dev, &[self.rows(), sp.n_out], self.partial_dt)?;
         let out = empty(dev, &sp.out_shape, out_dt)?;
-        let passes = self.passes(t.offset(), sp.n_out, op)?;
+        let passes = self.passes(sp, t.offset(), op)?;
         let stream = dev.streams.current()?;
         with_context(dev, || {
             for p in &passes {
@@ -363,10 +363,9 @@ mod tests {
         let storage: Vec<f64> = (0..t.storage().nbytes() / 8)
             .map(|k| k as f64 + 1.0)
             .collect();
-        let rows = parts.parts + (parts.rem > 0) as usize;
-        let mut partial = vec![f64::NAN; rows * sp.n_out];
+        let mut partial = vec![f64::NAN; parts.rows() * sp.n_out];
         let mut out = vec![f64::NAN; sp.n_out];
-        for p in parts.passes(t.offset(), sp.n_out, ReduceOp::Sum).unwrap() {
+        for p in parts.passes(&sp, t.offset(), ReduceOp::Sum).unwrap() {
             let src = if p.from_input { &storage } else { &partial };
             let sums = sums(src, &p.outer, &p.inner, p.n_out, p.n_inner);
             match p.dst_at {
