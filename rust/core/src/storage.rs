@@ -38,6 +38,13 @@ enum Owner {
     /// Device memory from the CUDA caching allocator, returned to it when dropped.
     #[cfg(feature = "cuda")]
     Cuda(crate::cuda::runtime::CudaBuffer),
+    /// Device memory owned elsewhere (a DLPack producer such as PyTorch or CuPy), kept alive
+    /// by the owner until the storage dies.
+    #[cfg(feature = "cuda")]
+    CudaForeign(
+        Arc<crate::cuda::runtime::DeviceState>,
+        #[allow(dead_code)] Box<dyn Any + Send + Sync>,
+    ),
 }
 
 struct Inner {
@@ -330,6 +337,29 @@ impl Storage {
         ))
     }
 
+    /// Wraps `nbytes` of device memory at `ptr` on GPU `index`, owned by `owner` (dropped,
+    /// releasing the memory, with the storage): a tensor imported through DLPack.
+    ///
+    /// # Safety
+    /// `ptr` must be device memory of GPU `index`, valid for `nbytes` while `owner` lives.
+    #[cfg(feature = "cuda")]
+    pub unsafe fn cuda_foreign(
+        index: usize,
+        ptr: u64,
+        nbytes: usize,
+        owner: Box<dyn Any + Send + Sync>,
+        readonly: bool,
+    ) -> Result<Storage> {
+        let dev = crate::cuda::runtime::device(index)?;
+        Ok(Storage::on_device(
+            ptr as *mut u8,
+            nbytes,
+            Owner::CudaForeign(dev, owner),
+            readonly,
+            Device::Cuda(index),
+        ))
+    }
+
     /// The device state and address of a CUDA storage (None for host memory).
     #[cfg(feature = "cuda")]
     pub fn cuda_buffer(&self) -> Option<CudaRef> {
@@ -337,6 +367,10 @@ impl Storage {
             Owner::Cuda(b) => Some(CudaRef {
                 dev: b.dev.clone(),
                 ptr: b.ptr,
+            }),
+            Owner::CudaForeign(dev, _) => Some(CudaRef {
+                dev: dev.clone(),
+                ptr: self.ptr() as u64,
             }),
             _ => None,
         }

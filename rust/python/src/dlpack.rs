@@ -1,11 +1,13 @@
 //! DLPack exchange per the Python array API: `__dlpack__` (versioned capsules when the
 //! consumer asks for `max_version >= (1, 0)`, legacy ones otherwise), `__dlpack_device__`,
-//! and `from_dlpack` consuming any producer's capsule exactly once.
+//! and `from_dlpack` consuming any producer's capsule exactly once. CPU tensors and CUDA
+//! device tensors (kDLCUDA, with the consumer's stream made to wait for ours) go both ways.
 
 use crate::errors::IntoPy;
 use crate::tensor::PyTensor;
+use ferrotorch::cuda::api as cuda;
 use ferrotorch::layout::Layout;
-use ferrotorch::{DType, Storage, Tensor};
+use ferrotorch::{DType, Device, Storage, Tensor};
 use pyo3::exceptions::{PyBufferError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -60,6 +62,7 @@ struct DLManagedTensorVersioned {
 }
 
 const KDL_CPU: i32 = 1;
+const KDL_CUDA: i32 = 2;
 const FLAG_READ_ONLY: u64 = 1;
 const FLAG_IS_COPIED: u64 = 2;
 const NAME: &CStr = c"dltensor";
@@ -155,12 +158,21 @@ unsafe extern "C" fn capsule_destructor(cap: *mut ffi::PyObject) {
     }
 }
 
+/// DLPack's (device type, id) of a device.
+fn dl_device_of(d: Device) -> (i32, i32) {
+    match d {
+        Device::Cpu => (KDL_CPU, 0),
+        Device::Cuda(i) => (KDL_CUDA, i as i32),
+    }
+}
+
 fn dl_tensor(ctx: &mut ExportCtx, t: &Tensor) -> DLTensor {
+    let (device_type, device_id) = dl_device_of(t.device());
     DLTensor {
         data: t.data_ptr() as *mut c_void,
         device: DLDevice {
-            device_type: KDL_CPU,
-            device_id: 0,
+            device_type,
+            device_id,
         },
         ndim: t.ndim() as i32,
         dtype: dl_dtype(t.dtype()),
@@ -181,27 +193,50 @@ impl PyTensor {
         dl_device: Option<(i32, i32)>,
         copy: Option<bool>,
     ) -> PyResult<Py<PyAny>> {
-        if let Some(s) = stream {
-            if !s.is_none() {
-                return Err(PyBufferError::new_err(
-                    "__dlpack__: stream must be None for CPU tensors",
-                ));
-            }
-        }
-        if let Some((dt, _)) = dl_device {
-            if dt != KDL_CPU {
-                return Err(PyBufferError::new_err(format!(
-                    "__dlpack__: cannot export a CPU tensor to device type {dt} (only kDLCPU=1)"
-                )));
-            }
+        let stream: Option<i64> =
+            match stream {
+                Some(s) if !s.is_none() => Some(s.extract().map_err(|_| {
+                    PyTypeError::new_err("__dlpack__: stream must be an int or None")
+                })?),
+                _ => None,
+            };
+        let here = dl_device_of(self.t.device());
+        if stream.is_some() && here.0 == KDL_CPU {
+            return Err(PyBufferError::new_err(
+                "__dlpack__: stream must be None for CPU tensors",
+            ));
         }
         if self.t.requires_grad() {
             return Err(PyRuntimeError::new_err(
                 "Can't export tensors that require gradient, use tensor.detach()",
             ));
         }
-        let copied = copy == Some(true);
-        let t = if copied {
+        // Another device only by a copy, and only to the host (as PyTorch).
+        let to_host = match dl_device {
+            Some(d) if d != here => {
+                if d.0 != KDL_CPU || copy == Some(false) {
+                    return Err(PyBufferError::new_err(format!(
+                        "__dlpack__: cannot export a tensor on {} to DLPack device {d:?} without a copy to the host",
+                        self.t.device()
+                    )));
+                }
+                true
+            }
+            _ => false,
+        };
+        if let Device::Cuda(i) = self.t.device() {
+            // The consumer's stream (None: the legacy default) waits for our queued work.
+            cuda::dlpack_sync_to(i, stream.unwrap_or(1)).py()?;
+        }
+        let copied = copy == Some(true) || to_host;
+        let t = if to_host {
+            self.t
+                .detach()
+                .to_device(Device::Cpu)
+                .py()?
+                .contiguous_copy()
+                .py()?
+        } else if copied {
             self.t.contiguous_copy().py()?
         } else {
             self.t.detach()
@@ -247,7 +282,7 @@ impl PyTensor {
     }
 
     fn __dlpack_device__(&self) -> (i32, i32) {
-        (KDL_CPU, 0)
+        dl_device_of(self.t.device())
     }
 }
 
@@ -305,12 +340,11 @@ fn consume_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             (&(*(ptr as *const DLManagedTensor)).dl_tensor, 0)
         }
     };
-    if dlt.device.device_type != KDL_CPU {
-        return Err(PyBufferError::new_err(format!(
-            "from_dlpack: only CPU tensors can be imported (device type {})",
-            dlt.device.device_type
-        )));
-    }
+    let on_gpu = match dlt.device.device_type {
+        KDL_CPU => false,
+        KDL_CUDA => true,
+        other => return Err(unsupported_device(other)),
+    };
     let dtype = our_dtype(dlt.dtype)?;
     let nd = dlt.ndim.max(0) as usize;
     let shape: Vec<usize> = (0..nd)
@@ -333,7 +367,13 @@ fn consume_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         offset: 0,
     };
     let nbytes = layout.storage_span() * dtype.size();
-    let data = unsafe { (dlt.data as *mut u8).add(dlt.byte_offset as usize) };
+    let readonly = flags & FLAG_READ_ONLY != 0;
+    let gpu = dlt.device.device_id.max(0) as usize;
+    if on_gpu {
+        // Fail before taking the capsule where this build or machine has no CUDA.
+        cuda::dlpack_stream(gpu).py()?;
+    }
+    let data_addr = dlt.data as u64 + dlt.byte_offset;
     // From here on the capsule is ours: rename it so that it is not consumed twice.
     unsafe {
         ffi::PyCapsule_SetName(raw, used.as_ptr());
@@ -342,29 +382,49 @@ fn consume_capsule(cap: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         ptr: ptr as usize,
         versioned,
     });
-    let storage =
-        unsafe { Storage::from_foreign(data, nbytes, owner, flags & FLAG_READ_ONLY != 0) };
+    let storage = if on_gpu {
+        unsafe { cuda::foreign_storage(gpu, data_addr, nbytes, owner, readonly) }.py()?
+    } else {
+        unsafe { Storage::from_foreign(data_addr as *mut u8, nbytes, owner, readonly) }
+    };
     Ok(Tensor::from_parts(storage, layout, dtype))
+}
+
+fn unsupported_device(device_type: i32) -> PyErr {
+    PyBufferError::new_err(format!(
+        "from_dlpack: only CPU (kDLCPU=1) and CUDA (kDLCUDA=2) tensors can be imported (device type {device_type})"
+    ))
 }
 
 /// `torch.from_dlpack(ext_tensor)`: any object with `__dlpack__`, or a raw capsule.
 #[pyfunction]
 pub fn from_dlpack(ext_tensor: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     if ext_tensor.hasattr("__dlpack__")? {
+        let py = ext_tensor.py();
+        // A device tensor's producer is told our current stream, to order its work before ours.
+        let mut stream: Option<i64> = None;
         if let Ok(dev) = ext_tensor.call_method0("__dlpack_device__") {
-            let (dt, _): (i32, i32) = dev.extract()?;
-            if dt != KDL_CPU {
-                return Err(PyBufferError::new_err(format!(
-                    "from_dlpack: only CPU tensors can be imported (device type {dt})"
-                )));
+            let (dt, id): (i32, i32) = dev.extract()?;
+            match dt {
+                KDL_CPU => {}
+                KDL_CUDA => stream = Some(cuda::dlpack_stream(id.max(0) as usize).py()?),
+                other => return Err(unsupported_device(other)),
             }
         }
-        let kwargs = pyo3::types::PyDict::new(ext_tensor.py());
+        let kwargs = pyo3::types::PyDict::new(py);
         kwargs.set_item("max_version", (1u32, 0u32))?;
+        if let Some(s) = stream {
+            kwargs.set_item("stream", s)?;
+        }
         let cap = match ext_tensor.call_method("__dlpack__", (), Some(&kwargs)) {
             Ok(c) => c,
-            Err(e) if e.is_instance_of::<PyTypeError>(ext_tensor.py()) => {
-                ext_tensor.call_method0("__dlpack__")?
+            // Producers before DLPack 1.0 take no max_version.
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => {
+                let legacy = pyo3::types::PyDict::new(py);
+                if let Some(s) = stream {
+                    legacy.set_item("stream", s)?;
+                }
+                ext_tensor.call_method("__dlpack__", (), Some(&legacy))?
             }
             Err(e) => return Err(e),
         };

@@ -120,6 +120,29 @@ mod imp {
     pub fn record_stream(_tensor: &crate::Tensor, _stream: Handle) -> Result<()> {
         Err(not_compiled())
     }
+    /// The current stream of the device as a DLPack consumer passes it to a producer (1 for
+    /// the legacy default stream, else the `CUstream` address).
+    pub fn dlpack_stream(_device: usize) -> Result<i64> {
+        Err(not_compiled())
+    }
+    /// Makes a DLPack consumer's stream (1 legacy default, 2 per-thread default, else a
+    /// `CUstream` address; -1 for none) wait for the device's current stream.
+    pub fn dlpack_sync_to(_device: usize, _stream: i64) -> Result<()> {
+        Err(not_compiled())
+    }
+    /// A storage over device memory owned elsewhere (an imported DLPack tensor).
+    ///
+    /// # Safety
+    /// `ptr` must be device memory of `device`, valid for `nbytes` while `owner` lives.
+    pub unsafe fn foreign_storage(
+        _device: usize,
+        _ptr: u64,
+        _nbytes: usize,
+        _owner: Box<dyn std::any::Any + Send + Sync>,
+        _readonly: bool,
+    ) -> Result<crate::Storage> {
+        Err(not_compiled())
+    }
 }
 
 #[cfg(feature = "cuda")]

@@ -26,6 +26,29 @@ fn non_overlapping_and_dense(t: &Tensor) -> bool {
     true
 }
 
+/// Which elements of `a` differ from `b` (same shape and dtype), a NaN that stayed NaN not
+/// counting: rewriting it would overwrite the value another element aliasing its memory
+/// location was given (`x.expand(...)[mask] = 0`). Complex elements compare part by part.
+fn differs(a: &Tensor, b: &Tensor) -> Result<Vec<bool>> {
+    if a.dtype().is_complex() {
+        let parts = differs(&a.view_as_real()?, &b.view_as_real()?)?;
+        return Ok(parts.chunks(2).map(|p| p[0] || p[1]).collect());
+    }
+    let mut ne = a
+        .binary(crate::ops::BinaryOp::Ne, b)?
+        .try_to_vec::<bool>()?;
+    if a.dtype().is_float() {
+        let (an, bn) = (
+            a.isnan()?.try_to_vec::<bool>()?,
+            b.isnan()?.try_to_vec::<bool>()?,
+        );
+        for ((d, x), y) in ne.iter_mut().zip(an).zip(bn) {
+            *d &= !(x && y);
+        }
+    }
+    Ok(ne)
+}
+
 impl Tensor {
     /// For a view sharing this tensor's storage: the row-major index in `self` of each of the
     /// view's elements (in the view's row-major order).
@@ -72,10 +95,8 @@ impl Tensor {
         if self.storage().is_readonly() {
             return self.write_from(r); // its error names the read-only memory
         }
-        let changed = r
-            .binary(crate::ops::BinaryOp::Ne, self)?
-            .try_to_vec::<bool>()?;
         let vals = r.copy_as(self.dtype())?;
+        let changed = differs(&vals, self)?;
         // A complex element is written as its (re, im) pair of reals: `per` reals per flag.
         let (dst_t, vals, per) = if self.dtype().is_complex() {
             (self.view_as_real()?, vals.view_as_real()?.contiguous()?, 2)

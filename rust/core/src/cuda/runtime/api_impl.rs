@@ -155,6 +155,20 @@ pub fn event_destroy(d: usize, e: Handle) -> Result<()> {
     device(d)?.streams.event_destroy(e);
     Ok(())
 }
+pub use super::dlpack_streams::{dlpack_stream, dlpack_sync_to};
+
+/// # Safety
+/// As `Storage::cuda_foreign`.
+pub unsafe fn foreign_storage(
+    d: usize,
+    ptr: u64,
+    nbytes: usize,
+    owner: Box<dyn std::any::Any + Send + Sync>,
+    readonly: bool,
+) -> Result<crate::Storage> {
+    crate::Storage::cuda_foreign(d, ptr, nbytes, owner, readonly)
+}
+
 pub fn record_stream(t: &crate::Tensor, s: Handle) -> Result<()> {
     match t.storage().cuda_buffer() {
         Some(buf) => {

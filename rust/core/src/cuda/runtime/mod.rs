@@ -8,6 +8,7 @@ pub mod blas;
 pub mod buffer;
 pub mod copy;
 pub mod device;
+pub mod dlpack_streams;
 pub mod kernels;
 pub mod streams;
 
