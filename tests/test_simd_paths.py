@@ -167,13 +167,25 @@ def test_log_special_values_at_every_level(restore_level):
 
 
 @needs_torch
-@pytest.mark.parametrize("stride,padding,dilation", [(1, 1, 1), (1, 2, 2), (2, 1, 1), ((1, 2), (0, 1), 1)])
-def test_depthwise_conv_matches_pytorch_at_every_level(stride, padding, dilation, restore_level):
+@pytest.mark.parametrize(
+    "stride,padding,dilation,kernel",
+    [
+        (1, 1, 1, (3, 3)),
+        (1, 2, 2, (3, 3)),
+        (2, 1, 1, (3, 3)),
+        ((1, 2), (0, 1), 1, (3, 3)),
+        # Other windows than 3x3 take the flat layout's general tap loop.
+        (1, 2, 1, (5, 5)),
+        (1, (0, 1), (2, 1), (2, 3)),
+        (1, 0, 1, (1, 1)),
+    ],
+)
+def test_depthwise_conv_matches_pytorch_at_every_level(stride, padding, dilation, kernel, restore_level):
     # The direct depthwise loops (flat stride-1 layout and per-row strided loops), with a
     # channel multiplier of 2, against float64 PyTorch: output and all three gradients.
     g0 = torch.Generator().manual_seed(2)
     x = torch.randn(3, 5, 13, 17, generator=g0)
-    w = torch.randn(10, 1, 3, 3, generator=g0)
+    w = torch.randn(10, 1, *kernel, generator=g0)
     b = torch.randn(10, generator=g0)
     opts = dict(stride=stride, padding=padding, dilation=dilation, groups=5)
     xt, wt, bt = (pt.tensor(t.double().numpy(), requires_grad=True) for t in (x, w, b))

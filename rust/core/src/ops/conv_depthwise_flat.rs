@@ -15,28 +15,44 @@ const BLOCK: usize = 32;
 /// multiply-adds.
 #[inline(always)]
 fn copy_row<T: ConvFloat>(dst: &mut [T], src: &[T]) {
-    let n = dst.len();
-    if n < 16 {
-        for (d, &v) in dst.iter_mut().zip(src) {
-            *d = v;
+    match dst.len() {
+        // Short rows (14- and 7-wide planes) as two overlapping moves, not element by element.
+        n @ 8..=15 => copy_overlapping::<T, 8>(dst, src, n),
+        n @ 4..=7 => copy_overlapping::<T, 4>(dst, src, n),
+        n if n < 4 => dst.copy_from_slice(&src[..n]),
+        n => {
+            let mut i = 0;
+            while i + 16 <= n {
+                let s: [T; 16] = src[i..i + 16].try_into().unwrap();
+                dst[i..i + 16].copy_from_slice(&s);
+                i += 16;
+            }
+            if i < n {
+                let s: [T; 16] = src[n - 16..n].try_into().unwrap();
+                dst[n - 16..n].copy_from_slice(&s);
+            }
         }
-        return;
     }
-    let mut i = 0;
-    while i + 16 <= n {
-        let s: [T; 16] = src[i..i + 16].try_into().unwrap();
-        dst[i..i + 16].copy_from_slice(&s);
-        i += 16;
-    }
-    if i < n {
-        let s: [T; 16] = src[n - 16..n].try_into().unwrap();
-        dst[n - 16..n].copy_from_slice(&s);
-    }
+}
+
+/// Copies `n` elements (`K <= n <= 2K`) as a K-element move from each end.
+#[inline(always)]
+fn copy_overlapping<T: ConvFloat, const K: usize>(dst: &mut [T], src: &[T], n: usize) {
+    let (a, b): ([T; K], [T; K]) = (
+        src[..K].try_into().unwrap(),
+        src[n - K..n].try_into().unwrap(),
+    );
+    dst[..K].copy_from_slice(&a);
+    dst[n - K..n].copy_from_slice(&b);
 }
 
 pub(crate) struct Flat {
     hp: usize,
     wp: usize,
+    /// Offset in the padded plane of each tap, row-major: wide output `q` reads `q + offset`.
+    offsets: Vec<usize>,
+    /// `max_off - offsets[t]`: where the input gradient's taps read the gathered gradient.
+    back: Vec<usize>,
     /// Length of the wide output: `(oh - 1) * wp + ow`.
     lq: usize,
     /// Largest tap offset: that of the window's last tap.
@@ -53,18 +69,25 @@ impl Flat {
             g.hw[1] + 2 * g.win.padding[1],
         );
         let [kh, kw] = g.win.kernel;
+        let offsets: Vec<usize> = (0..kh * kw)
+            .map(|t| (t / kw) * g.win.dilation[0] * wp + (t % kw) * g.win.dilation[1])
+            .collect();
+        let max_off = offsets.last().copied().unwrap_or(0);
+        let back = offsets.iter().map(|&o| max_off - o).collect();
         Some(Flat {
             hp,
             wp,
+            offsets,
+            back,
             lq: (g.ohw[0] - 1) * wp + g.ohw[1],
-            max_off: (kh - 1) * g.win.dilation[0] * wp + (kw - 1) * g.win.dilation[1],
+            max_off,
         })
     }
 
-    /// Offset in the padded plane of tap `(ki, kj)`: wide output `q` reads `q + offset`.
+    /// The offsets of a 3x3 window (only called when the weights are 3x3).
     #[inline(always)]
-    fn offset(&self, g: &Geometry, ki: usize, kj: usize) -> usize {
-        ki * g.win.dilation[0] * self.wp + kj * g.win.dilation[1]
+    fn offsets9(&self) -> [usize; 9] {
+        self.offsets.as_slice().try_into().unwrap()
     }
 
     /// The padded plane plus a zero block past its end (the last block reads up to there).
@@ -131,20 +154,13 @@ impl Flat {
     ) {
         let (padded, wide) = scratch.split_at_mut(self.padded_len());
         self.pad(g, x, padded);
-        let [kh, kw] = g.win.kernel;
-        for (q, block) in wide[..self.wide_len()].chunks_exact_mut(BLOCK).enumerate() {
-            let q = q * BLOCK;
-            let mut acc = [bias; BLOCK];
-            for ki in 0..kh {
-                for kj in 0..kw {
-                    let (wv, at) = (w[ki * kw + kj], q + self.offset(g, ki, kj));
-                    let src: &[T; BLOCK] = padded[at..at + BLOCK].try_into().unwrap();
-                    for i in 0..BLOCK {
-                        acc[i] = acc[i] + wv * src[i];
-                    }
-                }
-            }
-            block.copy_from_slice(&acc);
+        let wide = &mut wide[..self.wide_len()];
+        // Every block of outputs reads its window `[q, q + max_off + BLOCK)` at the taps'
+        // offsets; the common 3x3 has its taps unrolled.
+        let tap = |q: usize| &padded[q..q + self.max_off + BLOCK];
+        match <&[T; 9]>::try_from(w) {
+            Ok(w9) => tap_blocks(&self.offsets9(), w9, wide, [bias; BLOCK], |q| tap(q), false),
+            Err(_) => tap_blocks(&self.offsets, w, wide, [bias; BLOCK], |q| tap(q), false),
         }
         let ow = g.ohw[1];
         for (i, row) in out.chunks_exact_mut(ow).enumerate() {
@@ -164,31 +180,22 @@ impl Flat {
     ) {
         let (gx_padded, gathered) = scratch.split_at_mut(self.padded_len());
         let gathered = &mut gathered[..self.gathered_len()];
-        let [kh, kw] = g.win.kernel;
         // Only the interior rows of the padded gradient are kept.
         let (r0, rows_len) = (g.win.padding[0] * self.wp, g.hw[0] * self.wp);
         let blocks = rows_len.div_ceil(BLOCK);
+        let gx_rows = &mut gx_padded[r0..r0 + blocks * BLOCK];
         for (first, (gout, w)) in channels.enumerate().map(|(i, c)| (i == 0, c)) {
-            // gathered[max_off + q] holds wide output gradient q.
+            // gathered[max_off + q] holds wide output gradient q; padded position r gathers
+            // tap t's gradient from wide output r - offset(t), at max_off + r - offset(t).
             self.widen(g, gout, &mut gathered[self.max_off..]);
             gathered[..self.max_off].fill(T::default());
-            for b in 0..blocks {
-                let r = r0 + b * BLOCK;
-                let mut acc = [T::default(); BLOCK];
-                if !first {
-                    acc.copy_from_slice(&gx_padded[r..r + BLOCK]);
+            let win = |q: usize| &gathered[r0 + q..r0 + q + self.max_off + BLOCK];
+            match <&[T; 9]>::try_from(w) {
+                Ok(w9) => {
+                    let b9: [usize; 9] = self.back.as_slice().try_into().unwrap();
+                    tap_blocks(&b9, w9, gx_rows, [T::default(); BLOCK], win, !first)
                 }
-                for ki in 0..kh {
-                    for kj in 0..kw {
-                        let wv = w[ki * kw + kj];
-                        let at = self.max_off + r - self.offset(g, ki, kj);
-                        let src: &[T; BLOCK] = gathered[at..at + BLOCK].try_into().unwrap();
-                        for i in 0..BLOCK {
-                            acc[i] = acc[i] + wv * src[i];
-                        }
-                    }
-                }
-                gx_padded[r..r + BLOCK].copy_from_slice(&acc);
+                Err(_) => tap_blocks(&self.back, w, gx_rows, [T::default(); BLOCK], win, !first),
             }
         }
         self.interior(g, gx_padded, gx);
@@ -211,7 +218,7 @@ impl Flat {
         for ki in 0..g.win.kernel[0] {
             for kj in 0..g.win.kernel[1] {
                 let r = ki * g.win.kernel[1] + kj;
-                let off = self.offset(g, ki, kj);
+                let off = self.offsets[r];
                 let lanes = &mut acc[r * 16..(r + 1) * 16];
                 let src = &padded[off..off + self.lq];
                 let (gc, xc) = (wide.chunks_exact(16), src.chunks_exact(16));
@@ -228,5 +235,37 @@ impl Flat {
                 lanes[0] = lanes[0] + tail;
             }
         }
+    }
+}
+
+/// `out` block by block: block `q` (of `BLOCK` outputs) is `init` (or its current values when
+/// `accumulate`) plus `w[t] * window(q)[offsets[t]..][..BLOCK]` over the taps `t`, summed in
+/// registers and stored once. With array arguments the tap loop unrolls.
+#[inline(always)]
+fn tap_blocks<'a, T: ConvFloat + 'a, O, W>(
+    offsets: &O,
+    w: &W,
+    out: &mut [T],
+    init: [T; BLOCK],
+    window: impl Fn(usize) -> &'a [T],
+    accumulate: bool,
+) where
+    O: AsRef<[usize]> + ?Sized,
+    W: AsRef<[T]> + ?Sized,
+{
+    let (offsets, w) = (offsets.as_ref(), w.as_ref());
+    for (b, block) in out.chunks_exact_mut(BLOCK).enumerate() {
+        let win = window(b * BLOCK);
+        let mut acc = init;
+        if accumulate {
+            acc.copy_from_slice(block);
+        }
+        for (&off, &wv) in offsets.iter().zip(w) {
+            let src: &[T; BLOCK] = win[off..off + BLOCK].try_into().unwrap();
+            for i in 0..BLOCK {
+                acc[i] = acc[i] + wv * src[i];
+            }
+        }
+        block.copy_from_slice(&acc);
     }
 }
