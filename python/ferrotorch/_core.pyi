@@ -895,7 +895,7 @@ class Tensor:
     def is_nonzero(self) -> bool:
         """The truth value of a one-element tensor (an error for any other number of elements)."""
     def is_pinned(self, device: Any = ...) -> bool:
-        """Whether the tensor is in page-locked host memory (ferrotorch never pins)."""
+        """`is_pinned()`: whether the tensor is in page-locked host memory."""
     @property
     def is_quantized(self) -> bool: ...
     def is_same_size(self, other: Tensor) -> bool:
@@ -1161,10 +1161,8 @@ class Tensor:
     @property
     def output_nr(self) -> int: ...
     def permute(self, *dims: Any) -> Tensor: ...
-    def pin_memory(self, device: Any = ...) -> Tensor:
-        """Page-locked copy of a CPU tensor; needs an accelerator. PyTorch without one (a CUDA build
-        on a machine with no driver) raises RuntimeError, and so does ferrotorch.
-        """
+    def pin_memory(self, device: Any = ...) -> Any:
+        """`pin_memory()`: a copy in page-locked host memory (self when pinned already)."""
     def pinverse(self, rcond: float = ..., hermitian: bool = ...) -> Tensor:
         """``torch.pinverse``: ``linalg.pinv`` with a relative tolerance ``rcond``."""
     def polygamma(self, n: Any) -> Tensor: ...

@@ -40,17 +40,6 @@ def is_distributed(self: Tensor) -> bool:
     return False
 
 
-def is_pinned(self: Tensor, device: Any = None) -> bool:
-    """Whether the tensor is in page-locked host memory (ferrotorch never pins)."""
-    return False
-
-
-def pin_memory(self: Tensor, device: Any = None) -> Tensor:
-    """Page-locked copy of a CPU tensor; needs an accelerator. PyTorch without one (a CUDA build
-    on a machine with no driver) raises RuntimeError, and so does ferrotorch."""
-    raise RuntimeError("pin_memory: cannot pin memory without an accelerator (found no NVIDIA driver on your system)")
-
-
 def get_device(input: Tensor) -> int:
     """The index of the CUDA device holding ``input``; -1 for the CPU."""
     return input.get_device()
@@ -89,5 +78,5 @@ __all__: Tuple[str, ...] = (
 )
 METHODS: Tuple[Any, ...] = (
     is_mps, is_xla, is_xpu, is_ipu, is_maia, is_mtia, is_vulkan, is_mkldnn, is_nested, is_sparse_csr,
-    is_distributed, is_pinned, pin_memory,
+    is_distributed,
 )

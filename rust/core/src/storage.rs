@@ -40,6 +40,9 @@ enum Owner {
     Cuda(crate::cuda::runtime::CudaBuffer),
     /// Device memory owned elsewhere (a DLPack producer such as PyTorch or CuPy), kept alive
     /// by the owner until the storage dies.
+    /// Page-locked host memory (`pin_memory()`), freed through the driver.
+    #[cfg(feature = "cuda")]
+    Pinned(#[allow(dead_code)] crate::cuda::runtime::pinned::PinnedHost),
     #[cfg(feature = "cuda")]
     CudaForeign(
         Arc<crate::cuda::runtime::DeviceState>,
@@ -358,6 +361,30 @@ impl Storage {
             readonly,
             Device::Cuda(index),
         ))
+    }
+
+    /// `nbytes` of page-locked host memory (contents unspecified), registered with GPU
+    /// `index`'s context: copies between it and the device run without driver staging.
+    #[cfg(feature = "cuda")]
+    pub fn pinned_uninit(index: usize, nbytes: usize) -> Result<Storage> {
+        crate::alloc_size::check_request(nbytes)?;
+        let dev = crate::cuda::runtime::device(index)?;
+        let mem = crate::cuda::runtime::pinned::PinnedHost::alloc(&dev, nbytes)?;
+        Ok(Storage::with_owner(
+            mem.ptr,
+            nbytes,
+            Owner::Pinned(mem),
+            false,
+        ))
+    }
+
+    /// Whether the bytes are page-locked host memory (`Tensor.is_pinned()`).
+    pub fn is_pinned(&self) -> bool {
+        #[cfg(feature = "cuda")]
+        if let Owner::Pinned(_) = *self.lock_owner() {
+            return true;
+        }
+        false
     }
 
     /// The device state and address of a CUDA storage (None for host memory).

@@ -1033,7 +1033,6 @@ impl PyTensor {
         non_blocking: bool,
         copy: bool,
     ) -> PyResult<Py<PyAny>> {
-        let _ = non_blocking;
         let mut target = dtype.map(extract_dtype).transpose()?;
         let mut dev = crate::creation::check_device(device)?;
         for a in args.iter() {
@@ -1052,7 +1051,7 @@ impl PyTensor {
         }
         let t = slf.borrow().t.clone();
         let moved = match dev {
-            Some(d) if d != t.device() => Some(t.to_device(d).py()?),
+            Some(d) if d != t.device() => Some(t.to_device_with(d, non_blocking).py()?),
             _ => None,
         };
         let src = moved.clone().unwrap_or(t);
@@ -1098,7 +1097,7 @@ impl PyTensor {
         non_blocking: bool,
         memory_format: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let _ = (non_blocking, memory_format);
+        let _ = memory_format;
         let dev = match device {
             Some(d) if !d.is_none() => match crate::device::extract_device(d)? {
                 ferrotorch::Device::Cpu => {
@@ -1115,8 +1114,30 @@ impl PyTensor {
             let py = slf.py();
             return Ok(slf.into_pyobject(py)?.into_any().unbind());
         }
-        let out = slf.t.to_device(dev).py()?;
+        let out = slf.t.to_device_with(dev, non_blocking).py()?;
         Ok(Py::new(slf.py(), PyTensor::new(out))?.into_any())
+    }
+    /// `is_pinned()`: whether the tensor is in page-locked host memory.
+    #[pyo3(signature = (device=None))]
+    fn is_pinned(&self, device: Option<&Bound<'_, PyAny>>) -> bool {
+        let _ = device;
+        self.t.storage().is_pinned()
+    }
+    /// `pin_memory()`: a copy in page-locked host memory (self when pinned already).
+    #[pyo3(signature = (device=None))]
+    fn pin_memory(slf: PyRef<'_, Self>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let _ = device;
+        let py = slf.py();
+        crate::device::ensure_available(py, ferrotorch::Device::Cuda(0)).map_err(|_| {
+            PyRuntimeError::new_err(
+                "pin_memory: cannot pin memory without an accelerator (found no NVIDIA driver on your system)",
+            )
+        })?;
+        if slf.t.storage().is_pinned() {
+            return Ok(slf.into_pyobject(py)?.into_any().unbind());
+        }
+        let out = slf.t.pin_memory().py()?;
+        Ok(Py::new(py, PyTensor::new(out))?.into_any())
     }
     fn float(&self) -> PyResult<PyTensor> {
         Ok(PyTensor::new(self.t.to_dtype(DType::F32).py()?))

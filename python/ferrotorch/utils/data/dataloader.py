@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from ... import _core
 from ... import multiprocessing as _ft_mp  # noqa: F401  (registers the tensor reductions)
+from . import _pinning
 from ._worker_info import WorkerInfo, _set_worker_info, get_worker_info
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
@@ -166,6 +167,11 @@ class DataLoader:
         return int(_core.randint(0, 2**62, (1,), generator=self.generator).item())
 
     def _single_process(self) -> Iterator[Any]:
+        pinning = self.pin_memory and _pinning.pinning_available()
+        for batch in self._single_process_batches():
+            yield _pinning.pin(batch) if pinning else batch
+
+    def _single_process_batches(self) -> Iterator[Any]:
         if self._is_iterable:
             it = iter(self.dataset)
             if not self._auto_collation:
@@ -216,6 +222,7 @@ class _MultiProcessIter:
     def _start_pass(self) -> None:
         """Starts a pass over the sampler; results of an abandoned pass are dropped."""
         self.epoch += 1
+        self.pinning = self.loader.pin_memory and _pinning.pinning_available()
         self.indices = self.loader._index_iter()
         self.send_idx = 0
         self.rcvd_idx = 0
@@ -288,7 +295,7 @@ class _MultiProcessIter:
                 if isinstance(data, _ExceptionWrapper):
                     self._shutdown()
                     data.reraise()
-                return data
+                return _pinning.pin(data) if self.pinning else data
             if self.outstanding == 0:
                 self._end_pass()
                 raise StopIteration

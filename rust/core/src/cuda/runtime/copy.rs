@@ -1,6 +1,8 @@
 //! Bytes between host and device, and between devices. Host-to-device from pageable memory
 //! is synchronous with respect to the host buffer (the driver stages it), so the source may
-//! be dropped right after; device-to-host waits for the stream, as `.cpu()` must.
+//! be dropped right after; from pinned memory it is asynchronous (callers wait unless asked
+//! not to). Device-to-host waits for the stream, as `.cpu()` must, except into pinned memory
+//! with `non_blocking=True`.
 
 use super::device::DeviceState;
 use super::{check, with_context};
@@ -34,6 +36,35 @@ pub fn device_to_host(dev: &Arc<DeviceState>, src: u64, out: &mut [u8]) -> Resul
             "a device-to-host copy",
         )?;
         check(s.synchronize(), "synchronizing after a device-to-host copy")
+    })
+}
+
+/// Enqueues device bytes at `src` into page-locked `out` on the current stream and returns
+/// (`non_blocking=True`): `out` holds them once the stream reaches this point.
+///
+/// # Safety
+/// `out` must be pinned host memory that lives until the stream has run the copy.
+pub unsafe fn device_to_pinned_async(
+    dev: &Arc<DeviceState>,
+    src: u64,
+    out: &mut [u8],
+) -> Result<()> {
+    if out.is_empty() {
+        return Ok(());
+    }
+    with_context(dev, || {
+        let s = dev.streams.current()?;
+        check(
+            cudarc::driver::result::memcpy_dtoh_async(out, src, s.cu_stream()),
+            "a device-to-host copy",
+        )
+    })
+}
+
+/// Waits for the work queued on `dev`'s current stream.
+pub fn synchronize_current(dev: &Arc<DeviceState>) -> Result<()> {
+    with_context(dev, || {
+        check(dev.streams.current()?.synchronize(), "stream synchronize")
     })
 }
 

@@ -10,6 +10,7 @@ pub mod copy;
 pub mod device;
 pub mod dlpack_streams;
 pub mod kernels;
+pub mod pinned;
 pub mod streams;
 
 pub use buffer::CudaBuffer;
