@@ -37,6 +37,7 @@ K=${1:-}
 timeout 240 $PY -m pytest -q -p no:cacheprovider --timeout 60 -rfE --tb=line ${K:+-k "$K"} \
   tests/test_cuda_op_table.py tests/test_cuda_tensors.py tests/test_cuda_api.py tests/test_cuda_device.py \
   tests/test_cuda_rows_and_selection.py tests/test_cuda_conv_random_cat.py tests/test_cuda_training.py tests/test_cuda_host_routes.py \
+  tests/test_cuda_dlpack.py tests/test_pinned_memory.py \
   > "$OUT/pytest.log" 2>&1
 echo "pytest rc $?"; tail -n 3 "$OUT/pytest.log"
 grep -E '^(FAILED|ERROR)' "$OUT/pytest.log" | sed -E 's/ - (.{0,160}).*/ - \1/' | head -n 60
