@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._grad_mode import no_grad
+from ._scalar_args import check_scalar_int
 from .nn import functional as F
 from .nn._grid_sampling import affine_grid_generator, grid_sampler, grid_sampler_2d, grid_sampler_3d
 from .nn.modules.dropout import _dropout_impl
@@ -485,8 +486,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: _IntList) -> Tuple[Tensor, T
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Union[int, float, bool] = 0) -> Tensor:
     """Pads (or crops, with negative amounts) the trailing dims with ``value``: ``pad`` lists
     (before, after) pairs from the last dim."""
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
-        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    check_scalar_int(value)
     # Not through F.pad, which takes the value as a float (2**63 - 1 would overflow int64); a
     # value is only converted when something is padded.
     if len(pad) % 2:

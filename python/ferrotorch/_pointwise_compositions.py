@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from . import _core
 from ._op_entry import op_entry
+from ._scalar_args import check_scalar_int
 
 Tensor = _core.Tensor
 
@@ -18,6 +19,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
     does: ``value`` need only fit float32, and 70000 * 0 is 0, not inf * 0."""
     from ._arranging import _result_type
 
+    check_scalar_int(value)
     # One result_type over the three operands (0-d ones weigh less), as PyTorch's iterator.
     dtype = _result_type([input, tensor1, tensor2])
     if dtype == _core.bool:
@@ -34,16 +36,19 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 @op_entry("addcdiv")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """input + value * tensor1 / tensor2."""
+    check_scalar_int(value)
     return input + value * tensor1 / tensor2
 
 
 def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """In-place ``addcmul``."""
+    check_scalar_int(value)
     return self.add_(tensor1 * tensor2, alpha=value)
 
 
 def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """In-place ``addcdiv``."""
+    check_scalar_int(value)
     return self.add_(tensor1 / tensor2, alpha=value)
 
 

@@ -14,6 +14,7 @@ from . import _core
 from ._arranging import write_out
 from ._broadcasting import broadcast_tensors
 from ._op_entry import op_entry
+from ._scalar_args import check_scalar_int
 from ._splitting import type_name, wrap_dim
 
 Tensor = _core.Tensor
@@ -174,9 +175,7 @@ def _check_index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> None
     value into a non-complex self, the dim, the index rank, then the value's range (the core
     checks the range and the index values; alone, it would check the dim first and cast a
     complex value silently)."""
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
-        # The argument parser converts the number before any check.
-        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    check_scalar_int(value)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(

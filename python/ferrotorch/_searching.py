@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from . import _core
 from ._op_entry import op_entry
+from ._scalar_args import check_scalar_int
 from ._statistics_util import kind, write_out
 
 Tensor = _core.Tensor
@@ -104,9 +105,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     tensor([1, 3])
     """
     op = "torch.searchsorted()"
-    if isinstance(input, int) and not isinstance(input, bool) and not -(2**63) <= input < 2**64:
-        # The number is converted before anything else looks at the arguments.
-        raise OverflowError("int too big to convert" if input > 0 else "can't convert negative int to unsigned")
+    check_scalar_int(input)
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"{op}: side can only be 'left' or 'right' but got {side}")
@@ -168,10 +167,8 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
     if not (e_is_t or t_is_t):
         raise TypeError(f"isin() received an invalid combination of arguments - got ({type(elements).__name__}, {type(test_elements).__name__}), but expected at least one Tensor")
     like = elements if e_is_t else test_elements
-    # A Python int beyond 64 bits fails while PyTorch parses the arguments, before any dtype check.
     for v in (elements, test_elements):
-        if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**64:
-            raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+        check_scalar_int(v)
     # A Python bool or complex number is refused by its own type, as a bool/complex tensor is.
     for v in (elements, test_elements):
         if isinstance(v, (bool, complex)):
