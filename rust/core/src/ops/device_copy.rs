@@ -146,7 +146,7 @@ fn transfer(t: &Tensor, device: Device, non_blocking: bool) -> Result<Tensor> {
         (Some(s), None) if to_pinned.is_some() => {
             let bytes = unsafe { out.storage().slice_mut::<u8>(0, nbytes) };
             // SAFETY: `out` is pinned, and its storage waits for the device before freeing.
-            unsafe { copy::device_to_pinned_async(&s.dev, s.ptr + byte_off as u64, bytes)? };
+            unsafe { copy::device_to_host_async(&s.dev, s.ptr + byte_off as u64, bytes)? };
         }
         (Some(s), None) => {
             let bytes = unsafe { out.storage().slice_mut::<u8>(0, nbytes) };

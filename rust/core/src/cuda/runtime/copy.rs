@@ -29,26 +29,18 @@ pub fn device_to_host(dev: &Arc<DeviceState>, src: u64, out: &mut [u8]) -> Resul
     if out.is_empty() {
         return Ok(());
     }
-    with_context(dev, || {
-        let s = dev.streams.current()?;
-        check(
-            unsafe { cudarc::driver::result::memcpy_dtoh_async(out, src, s.cu_stream()) },
-            "a device-to-host copy",
-        )?;
-        check(s.synchronize(), "synchronizing after a device-to-host copy")
-    })
+    // SAFETY: `out` outlives the copy: the stream is waited for before returning.
+    unsafe { device_to_host_async(dev, src, out)? };
+    synchronize_current(dev)
 }
 
-/// Enqueues device bytes at `src` into page-locked `out` on the current stream and returns
-/// (`non_blocking=True`): `out` holds them once the stream reaches this point.
+/// Enqueues device bytes at `src` into `out` on the current stream and returns: `out` holds
+/// them once the stream reaches this point (asynchronous only into pinned memory, as
+/// `.to("cpu", non_blocking=True)` uses it).
 ///
 /// # Safety
-/// `out` must be pinned host memory that lives until the stream has run the copy.
-pub unsafe fn device_to_pinned_async(
-    dev: &Arc<DeviceState>,
-    src: u64,
-    out: &mut [u8],
-) -> Result<()> {
+/// `out` must live until the stream has run the copy.
+pub unsafe fn device_to_host_async(dev: &Arc<DeviceState>, src: u64, out: &mut [u8]) -> Result<()> {
     if out.is_empty() {
         return Ok(());
     }
